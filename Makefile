@@ -1,0 +1,92 @@
+# pioc: the one entry point.
+#
+#   make            library, tools, and the module if kernel headers are present
+#   make demo       set up, then run pioc-info, pciebench and ecibench on the
+#                   built-in simulated devices
+#   make test       set up, then run every test (unit, sanitizers, aarch64,
+#                   install, QEMU + module, RTL, SPIN)
+#   make install    install library, headers, pkg-config, CMake package, tools
+#   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
+#
+# Individual test stages: test-unit test-asan test-tsan test-aarch64
+# test-install test-qemu test-rtl test-spin.
+
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+BUILD ?= build
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?=
+NINJA := ninja -j$(JOBS)
+
+.PHONY: all lib tools kmod demo test install bootstrap clean \
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+
+all: lib kmod-if-possible
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS)
+
+lib tools: $(BUILD)/build.ninja
+	$(NINJA) -C $(BUILD)
+
+# The module is built when headers for it exist (running kernel or KDIR).
+kmod-if-possible:
+	@if [ -d kmod ] && { [ -n "$(KDIR)" ] || [ -d /lib/modules/$$(uname -r)/build ] || \
+		ls -d /usr/src/linux-headers-*-amd64 >/dev/null 2>&1; }; then \
+		$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR)); \
+	else echo "make: no kernel headers found, skipping the module (set KDIR=...)"; fi
+
+kmod:
+	$(MAKE) -C kmod $(if $(KDIR),KDIR=$(KDIR))
+
+bootstrap:
+	scripts/bootstrap
+
+demo: bootstrap lib
+	@scripts/demo $(BUILD)
+
+install: lib
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# ---------------------------------------------------------------- tests
+# Every stage prints its own verdict; the summary at the end counts them.
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+
+test: bootstrap
+	@scripts/run-tests $(TEST_STAGES)
+
+test-unit: lib
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE 'slow|qemu|rtl|spin'
+
+test-asan:
+	cmake -S . -B build-asan -G Ninja -DPIOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	$(NINJA) -C build-asan
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j$(JOBS) -LE 'slow|qemu|rtl|spin|tsan-only'
+
+test-tsan:
+	cmake -S . -B build-tsan -G Ninja -DPIOC_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	$(NINJA) -C build-tsan
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j$(JOBS) -L threads
+
+test-aarch64:
+	cmake -S . -B build-aarch64 -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	$(NINJA) -C build-aarch64
+	cd build-aarch64 && ctest --output-on-failure -j$(JOBS) -L unit
+
+test-install: lib
+	tests/install/run $(BUILD)
+
+test-qemu: lib
+	@if [ -x tests/qemu/run ]; then tests/qemu/run $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
+
+test-rtl:
+	@if [ -f fpga/Makefile ]; then $(MAKE) -C fpga test; else echo "test-rtl: fpga/Makefile missing"; exit 1; fi
+
+test-spin:
+	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
+
+clean:
+	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-install
+	-$(MAKE) -C kmod clean 2>/dev/null

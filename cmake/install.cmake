@@ -1,0 +1,23 @@
+# Installation: shared + static library, public headers (hand-written and
+# generated), the UAPI header, pkg-config file and CMake package.
+include(CMakePackageConfigHelpers)
+
+install(TARGETS pioc pioc_static EXPORT pioc-targets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/pioc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PIOC_GEN}/pioc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(EXISTS ${CMAKE_SOURCE_DIR}/include/uapi)
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/uapi DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/pioc)
+endif()
+
+install(EXPORT pioc-targets NAMESPACE pioc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pioc)
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/pioc-config.cmake.in
+  ${CMAKE_BINARY_DIR}/pioc-config.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pioc)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/pioc-config-version.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/pioc-config.cmake ${CMAKE_BINARY_DIR}/pioc-config-version.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pioc)
+
+configure_file(${CMAKE_SOURCE_DIR}/cmake/pioc.pc.in ${CMAKE_BINARY_DIR}/pioc.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/pioc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

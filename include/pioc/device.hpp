@@ -1,0 +1,108 @@
+/** @file
+ * Devices and the transports that give access to them.
+ *
+ * A device spec names what to open:
+ *  - "sim:pio" (default), "sim:xdma", ...: an in-process simulated device;
+ *  - "rtl:pio", ...: a Verilated RTL design (when built with RTL support);
+ *  - "0000:01:00.0" or "01:00.0": a PCI function by BDF; the transport is the
+ *    pioc module when the function is bound to it, sysfs resource files otherwise;
+ *  - "10ee:9038" or "10ee:9038#1": the first (second) function with that vendor:device;
+ *  - "sysfs:BDF" / "kmod:BDF": force a transport.
+ * Regions come from the transport; so do DMA buffers where it has them.
+ */
+#pragma once
+
+#include <pioc/mem_type.hpp>
+#include <pioc/region.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pioc {
+
+namespace sim { class pcie_link; }
+
+/** One BAR as the OS reports it. */
+struct bar_info {
+	unsigned index = 0;
+	std::uint64_t size = 0;      ///< bytes; 0 = not implemented
+	std::uint64_t phys = 0;      ///< bus address (0 when unknown or simulated)
+	bool is_io = false;          ///< I/O-port BAR (not mappable)
+	bool is_64bit = false;
+	bool prefetchable = false;
+};
+
+/** PCIe link state, as a benchmark must report it. 0 = unknown. */
+struct link_info {
+	unsigned gen = 0, width = 0;          ///< negotiated
+	unsigned max_gen = 0, max_width = 0;  ///< capability
+	unsigned mps = 0, mrrs = 0;           ///< bytes
+};
+
+/** Everything pioc knows about a device without opening it. */
+struct device_info {
+	std::string spec;        ///< how to open it again ("sim:pio", "0000:01:00.0")
+	std::string bdf;         ///< PCI address, empty for simulated devices
+	std::uint16_t vendor = 0, device = 0;
+	std::uint16_t subsys_vendor = 0, subsys_device = 0;
+	std::string driver;      ///< bound kernel driver, "" if none
+	std::string description; ///< what it is ("pioc PIO test image (simulated)")
+	int numa_node = -1;      ///< -1 = unknown / not NUMA
+	link_info link;
+	std::vector<bar_info> bars;
+	std::string transport;   ///< "sim", "rtl", "sysfs", "kmod"
+	bool simulated = false;
+};
+
+/** A DMA buffer: host memory the device can reach at @p bus. */
+struct dma_buffer {
+	void *cpu = nullptr;
+	std::uint64_t bus = 0;
+	std::size_t size = 0;
+	std::shared_ptr<void> owner; ///< frees the buffer when the last copy goes
+};
+
+/** Where regions come from. Not used in hot paths. */
+class transport {
+public:
+	virtual ~transport() = default;
+	virtual std::string_view name() const noexcept = 0;
+	virtual bool simulated() const noexcept = 0;
+	virtual const device_info &info() const noexcept = 0;
+	/** Maps the whole of BAR @p bar with memory type @p t.
+	 *  Throws errc::not_supported if the type cannot be granted. */
+	virtual region map_bar(unsigned bar, mem_type t) = 0;
+	/** Allocates @p size bytes of DMA-able memory. Default: not supported. */
+	virtual dma_buffer alloc_dma(std::size_t size);
+	/** The simulated link, or nullptr on hardware. */
+	virtual sim::pcie_link *sim_link() noexcept { return nullptr; }
+};
+
+/** An open device. */
+class device {
+public:
+	/** Opens a device by spec (see file comment). Throws errc::not_found. */
+	static device open(std::string_view spec = "sim:pio");
+
+	explicit device(std::shared_ptr<transport> t) : t_(std::move(t)) {}
+	const device_info &info() const noexcept { return t_->info(); }
+	const std::string &spec() const noexcept { return t_->info().spec; }
+	bool simulated() const noexcept { return t_->simulated(); }
+	region map(unsigned bar, mem_type t = mem_type::uc) { return t_->map_bar(bar, t); }
+	dma_buffer alloc_dma(std::size_t size) { return t_->alloc_dma(size); }
+	transport &get_transport() noexcept { return *t_; }
+	sim::pcie_link *sim_link() noexcept { return t_->sim_link(); }
+
+private:
+	std::shared_ptr<transport> t_;
+};
+
+/** Every device pioc knows: the simulated ones and PCI functions it can drive
+ *  (our IDs, anything bound to the pioc module). @p all lists every PCI function. */
+std::vector<device_info> list_devices(bool all = false);
+
+} // namespace pioc

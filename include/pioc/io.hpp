@@ -1,0 +1,229 @@
+/** @file
+ * I/O views: the two ways an access reaches a device, as concrete types.
+ *
+ * Protocol and benchmark code is written once as a template over an I/O view
+ * and instantiated for each:
+ *  - pioc::mmio_io: a real mapping. load/store compile to single volatile
+ *    accesses; barriers are the CPU's instructions; time is the cycle counter.
+ *  - pioc::sim_io: a simulated mapping. Every access becomes a transaction on
+ *    a pioc::sim::pcie_link; time is simulated.
+ * A region holds one of them; pioc::region::visit() picks the view once,
+ * above the timed loop, so the hardware path pays nothing for simulation.
+ *
+ * Views are unchecked: offsets are trusted. Use region's checked accessors
+ * outside hot loops.
+ */
+#pragma once
+
+#include <pioc/barrier.hpp>
+#include <pioc/clock.hpp>
+#include <pioc/mem_type.hpp>
+#include <pioc/sim/pcie_link.hpp>
+#include <pioc/wide.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace pioc {
+
+namespace detail {
+
+/** The largest naturally aligned power-of-two unit (1..8) that fits at
+ *  @p off with @p n bytes left. */
+constexpr unsigned scalar_unit(std::uint64_t off, std::size_t n) noexcept
+{
+	unsigned u = 8;
+	while (u > 1 && ((off & (u - 1)) || n < u))
+		u >>= 1;
+	return u;
+}
+
+/** Copies host -> device through @p io: scalar stores up to W-byte alignment
+ *  of the device address, then W-byte wide stores, then a scalar tail. The
+ *  same sequence of accesses is issued on hardware and in simulation. */
+template <class IO, class WideStore>
+inline void copy_to(const IO &io, std::uint64_t off, const std::uint8_t *src,
+		    std::size_t n, unsigned w, WideStore wide_store) noexcept
+{
+	while (n && (off & (w - 1))) {
+		unsigned u = scalar_unit(off, n);
+		io.store_bytes(off, src, u);
+		off += u, src += u, n -= u;
+	}
+	for (; n >= w; off += w, src += w, n -= w)
+		wide_store(off, src);
+	while (n) {
+		unsigned u = scalar_unit(off, n);
+		io.store_bytes(off, src, u);
+		off += u, src += u, n -= u;
+	}
+}
+
+/** Device -> host, the mirror of copy_to(). */
+template <class IO, class WideLoad>
+inline void copy_from(const IO &io, std::uint64_t off, std::uint8_t *dst,
+		      std::size_t n, unsigned w, WideLoad wide_load) noexcept
+{
+	while (n && (off & (w - 1))) {
+		unsigned u = scalar_unit(off, n);
+		io.load_bytes(off, dst, u);
+		off += u, dst += u, n -= u;
+	}
+	for (; n >= w; off += w, dst += w, n -= w)
+		wide_load(off, dst);
+	while (n) {
+		unsigned u = scalar_unit(off, n);
+		io.load_bytes(off, dst, u);
+		off += u, dst += u, n -= u;
+	}
+}
+
+} // namespace detail
+
+/** A real mapping of device (or coherent) memory. Copyable, non-owning. */
+class mmio_io {
+public:
+	static constexpr bool simulated = false;
+
+	mmio_io() = default;
+	mmio_io(std::uint8_t *base, std::uint64_t size, mem_type t, wide_isa w) noexcept
+		: base_(base), size_(size), type_(t), isa_(w) {}
+
+	std::uint64_t size() const noexcept { return size_; }
+	mem_type type() const noexcept { return type_; }
+	wide_isa isa() const noexcept { return isa_; }
+	std::uint8_t *base() const noexcept { return base_; }
+	/** Same mapping seen from @p off, @p size bytes long. */
+	mmio_io sub(std::uint64_t off, std::uint64_t size) const noexcept
+	{
+		return {base_ + off, size, type_, isa_};
+	}
+
+	template <class T> T load(std::uint64_t off) const noexcept
+	{
+		return *reinterpret_cast<const volatile T *>(base_ + off);
+	}
+	template <class T> void store(std::uint64_t off, T v) const noexcept
+	{
+		*reinterpret_cast<volatile T *>(base_ + off) = v;
+	}
+	/** One naturally aligned access of 1, 2, 4 or 8 bytes. */
+	void store_bytes(std::uint64_t off, const std::uint8_t *s, unsigned u) const noexcept
+	{
+		switch (u) {
+		case 1: store<std::uint8_t>(off, *s); break;
+		case 2: store<std::uint16_t>(off, unaligned<std::uint16_t>(s)); break;
+		case 4: store<std::uint32_t>(off, unaligned<std::uint32_t>(s)); break;
+		default: store<std::uint64_t>(off, unaligned<std::uint64_t>(s)); break;
+		}
+	}
+	void load_bytes(std::uint64_t off, std::uint8_t *d, unsigned u) const noexcept
+	{
+		switch (u) {
+		case 1: *d = load<std::uint8_t>(off); break;
+		case 2: put(d, load<std::uint16_t>(off)); break;
+		case 4: put(d, load<std::uint32_t>(off)); break;
+		default: put(d, load<std::uint64_t>(off)); break;
+		}
+	}
+
+	/** Host -> device copy; never calls memcpy on device memory. */
+	void copy_to(std::uint64_t off, const void *src, std::size_t n) const noexcept;
+	/** Device -> host copy. */
+	void copy_from(std::uint64_t off, void *dst, std::size_t n) const noexcept;
+
+	static void wc_flush() noexcept { barrier::wc_flush(); }
+	static void store_store() noexcept { barrier::store_store(); }
+	static void store_load() noexcept { barrier::store_load(); }
+	static void load_load() noexcept { barrier::load_load(); }
+	static void full() noexcept { barrier::full(); }
+	/** Wall-clock nanoseconds (calibrated cycle counter). */
+	static std::uint64_t now_ns() noexcept { return hw_clock{}.now_ns(); }
+
+private:
+	template <class T> static T unaligned(const std::uint8_t *p) noexcept
+	{
+		T v;
+		std::memcpy(&v, p, sizeof v); // host memory: memcpy is fine here
+		return v;
+	}
+	template <class T> static void put(std::uint8_t *p, T v) noexcept { std::memcpy(p, &v, sizeof v); }
+
+	std::uint8_t *base_ = nullptr;
+	std::uint64_t size_ = 0;
+	mem_type type_ = mem_type::uc;
+	wide_isa isa_ = wide_isa::none;
+};
+
+/** A simulated mapping: BAR @p bar of the device behind a pcie_link. */
+class sim_io {
+public:
+	static constexpr bool simulated = true;
+
+	sim_io() = default;
+	sim_io(sim::pcie_link *link, unsigned bar, std::uint64_t base, std::uint64_t size,
+	       mem_type t, unsigned wide_bytes) noexcept
+		: link_(link), bar_(bar), base_(base), size_(size), type_(t), wide_(wide_bytes) {}
+
+	std::uint64_t size() const noexcept { return size_; }
+	mem_type type() const noexcept { return type_; }
+	unsigned wide_bytes() const noexcept { return wide_; }
+	sim::pcie_link *link() const noexcept { return link_; }
+	unsigned bar() const noexcept { return bar_; }
+	std::uint64_t base() const noexcept { return base_; }
+	sim_io sub(std::uint64_t off, std::uint64_t size) const noexcept
+	{
+		return {link_, bar_, base_ + off, size, type_, wide_};
+	}
+
+	template <class T> T load(std::uint64_t off) const
+	{
+		T v;
+		link_->cpu_load(bar_, base_ + off, &v, sizeof v, type_);
+		return v;
+	}
+	template <class T> void store(std::uint64_t off, T v) const
+	{
+		link_->cpu_store(bar_, base_ + off, &v, sizeof v, type_);
+	}
+	void store_bytes(std::uint64_t off, const std::uint8_t *s, unsigned u) const
+	{
+		link_->cpu_store(bar_, base_ + off, s, u, type_);
+	}
+	void load_bytes(std::uint64_t off, std::uint8_t *d, unsigned u) const
+	{
+		link_->cpu_load(bar_, base_ + off, d, u, type_);
+	}
+	void copy_to(std::uint64_t off, const void *src, std::size_t n) const
+	{
+		detail::copy_to(*this, off, static_cast<const std::uint8_t *>(src), n, wide_,
+				[this](std::uint64_t o, const std::uint8_t *s) {
+					link_->cpu_store(bar_, base_ + o, s, wide_, type_);
+				});
+	}
+	void copy_from(std::uint64_t off, void *dst, std::size_t n) const
+	{
+		detail::copy_from(*this, off, static_cast<std::uint8_t *>(dst), n, wide_,
+				  [this](std::uint64_t o, std::uint8_t *d) {
+					  link_->cpu_load(bar_, base_ + o, d, wide_, type_);
+				  });
+	}
+
+	void wc_flush() const { link_->cpu_barrier(barrier::kind::wc_flush); }
+	void store_store() const { link_->cpu_barrier(barrier::kind::store_store); }
+	void store_load() const { link_->cpu_barrier(barrier::kind::store_load); }
+	void load_load() const { link_->cpu_barrier(barrier::kind::load_load); }
+	void full() const { link_->cpu_barrier(barrier::kind::full); }
+	/** Simulated nanoseconds. */
+	std::uint64_t now_ns() const noexcept { return link_->now_ns(); }
+
+private:
+	sim::pcie_link *link_ = nullptr;
+	unsigned bar_ = 0;
+	std::uint64_t base_ = 0, size_ = 0;
+	mem_type type_ = mem_type::uc;
+	unsigned wide_ = 16;
+};
+
+} // namespace pioc

@@ -1,0 +1,12 @@
+/** @file
+ * Logging through spdlog. The level comes from PIOC_LOG_LEVEL
+ * (trace, debug, info, warn, error, critical, off; default warn).
+ */
+#pragma once
+
+#include <spdlog/spdlog.h>
+
+namespace pioc {
+/** The library's logger ("pioc"), created on first use. */
+spdlog::logger &log();
+} // namespace pioc

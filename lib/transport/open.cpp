@@ -1,0 +1,67 @@
+// device::open(): from a spec string to a transport.
+#include "transport/pci_transport.hpp"
+#include "transport/sim_transport.hpp"
+
+#include <pioc/device.hpp>
+#include <pioc/error.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace pioc {
+
+dma_buffer transport::alloc_dma(std::size_t size)
+{
+	throw error(errc::not_supported,
+		    fmt::format("{}: transport '{}' cannot allocate DMA buffers ({} bytes asked); "
+				"bind the device to the pioc module", info().spec, name(), size));
+}
+
+namespace {
+std::string known_sim_names()
+{
+	std::string s;
+	for (const auto &e : detail::sim_devices())
+		s += (s.empty() ? "" : ", ") + std::string(e.rtl ? "rtl:" : "sim:") + e.name;
+	return s;
+}
+} // namespace
+
+device device::open(std::string_view spec)
+{
+	const auto colon = spec.find(':');
+	const std::string_view scheme = colon == std::string_view::npos ? std::string_view{} : spec.substr(0, colon);
+	if (scheme == "sim" || scheme == "rtl") {
+		// "sim:pio" or "sim:pio@enzian-gen3x8": model name and link timing preset.
+		std::string_view rest = spec.substr(colon + 1);
+		std::string preset = "pc-gen3x16";
+		if (auto at = rest.find('@'); at != std::string_view::npos) {
+			preset = std::string(rest.substr(at + 1));
+			rest = rest.substr(0, at);
+		} else if (const char *env = std::getenv("PIOC_SIM_TIMING")) {
+			preset = env;
+		}
+		for (const auto &e : detail::sim_devices())
+			if (e.name == rest && e.rtl == (scheme == "rtl"))
+				return device(detail::open_sim(e, preset));
+		throw error(errc::not_found, fmt::format("no simulated device '{}' (known: {})", spec, known_sim_names()));
+	}
+	return device(detail::open_pci(spec));
+}
+
+} // namespace pioc
+
+namespace pioc {
+
+std::vector<device_info> list_devices(bool all)
+{
+	std::vector<device_info> v;
+	for (const auto &e : detail::sim_devices())
+		v.push_back(detail::sim_device_info(e));
+	for (auto &d : detail::pci_list_devices(all))
+		v.push_back(std::move(d));
+	return v;
+}
+
+} // namespace pioc

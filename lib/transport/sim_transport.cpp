@@ -1,0 +1,117 @@
+// The "sim" transport: regions whose every access is a transaction on a
+// simulated PCIe link to an in-process model; DMA buffers in host memory.
+#include "transport/sim_transport.hpp"
+
+#include "sim/pio_dev.hpp"
+
+#include <pioc/error.hpp>
+#include <pioc/log.hpp>
+#include <pioc/wide.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <new>
+
+namespace pioc::detail {
+
+const std::vector<sim_device_entry> &sim_devices()
+{
+	static const std::vector<sim_device_entry> devs = [] {
+		std::vector<sim_device_entry> v;
+		v.push_back({"pio", "pioc PIO test image (behavioral model)", 0x10ee, 0x9038, sim::make_pio_dev});
+		return v;
+	}();
+	return devs;
+}
+
+device_info sim_device_info(const sim_device_entry &e)
+{
+	device_info d;
+	d.spec = (e.rtl ? "rtl:" : "sim:") + e.name;
+	d.vendor = e.vendor;
+	d.device = e.device;
+	d.description = e.description;
+	d.transport = e.rtl ? "rtl" : "sim";
+	d.simulated = true;
+	auto model = e.make();
+	for (unsigned b = 0; b < 6; ++b)
+		if (std::uint64_t sz = model->bar_size(b))
+			d.bars.push_back({b, sz, 0, false, true, false});
+	return d;
+}
+
+namespace {
+
+class sim_transport final : public transport {
+public:
+	sim_transport(device_info info, std::unique_ptr<sim::target> model, sim::link_timing t)
+		: info_(std::move(info)),
+		  link_(std::make_shared<sim::pcie_link>(std::move(model), std::move(t)))
+	{
+		const auto &lt = link_->timing();
+		info_.link.gen = lt.gts_per_lane >= 8 ? (lt.gts_per_lane >= 16 ? 4 : 3) : (lt.gts_per_lane >= 5 ? 2 : 1);
+		info_.link.width = lt.lanes;
+		info_.link.max_gen = info_.link.gen;
+		info_.link.max_width = lt.lanes;
+		info_.link.mps = 256;
+		info_.link.mrrs = 512;
+	}
+
+	std::string_view name() const noexcept override { return info_.transport; }
+	bool simulated() const noexcept override { return true; }
+	const device_info &info() const noexcept override { return info_; }
+	sim::pcie_link *sim_link() noexcept override { return link_.get(); }
+
+	region map_bar(unsigned bar, mem_type t) override
+	{
+		const std::uint64_t size = link_->device().bar_size(bar);
+		if (!size)
+			throw error(errc::not_found, fmt::format("{}: BAR{} does not exist", info_.spec, bar));
+		if (t == mem_type::wb)
+			throw error(errc::not_supported,
+				    fmt::format("{}: BAR{}: memory type wb is not allowed on PCIe device memory "
+						"(use uc, wc or wt)", info_.spec, bar));
+		// The simulated CPU moves 16 bytes per wide access unless told
+		// otherwise: the width both the PC and ThunderX-1 read with (Sec. 4).
+		unsigned wide = 16;
+		if (const char *w = std::getenv("PIOC_SIM_WIDE"))
+			wide = static_cast<unsigned>(std::strtoul(w, nullptr, 0));
+		if (wide != 8 && wide != 16 && wide != 32 && wide != 64)
+			throw error(errc::invalid_argument,
+				    fmt::format("PIOC_SIM_WIDE={}: must be 8, 16, 32 or 64", wide));
+		return region(fmt::format("{} BAR{} ({})", info_.spec, bar, to_string(t)),
+			      sim_io(link_.get(), bar, 0, size, t, wide), link_);
+	}
+
+	dma_buffer alloc_dma(std::size_t size) override
+	{
+		if (size == 0 || size > (std::size_t(1) << 30))
+			throw error(errc::invalid_argument,
+				    fmt::format("{}: DMA buffer of {} bytes: size must be 1 byte..1 GiB", info_.spec, size));
+		const std::size_t rounded = (size + 4095) & ~std::size_t(4095);
+		void *p = std::aligned_alloc(4096, rounded);
+		if (!p)
+			throw std::bad_alloc();
+		// In simulation the bus address is the host address: the models
+		// reach host memory directly, as an IOMMU-less device would.
+		return dma_buffer{p, reinterpret_cast<std::uintptr_t>(p), size,
+				  std::shared_ptr<void>(p, [](void *q) { std::free(q); })};
+	}
+
+private:
+	device_info info_;
+	std::shared_ptr<sim::pcie_link> link_;
+};
+
+} // namespace
+
+std::shared_ptr<transport> open_sim(const sim_device_entry &e, const std::string &timing_preset)
+{
+	auto info = sim_device_info(e);
+	auto timing = sim::link_timing::preset_named(timing_preset);
+	log().info("opening {} with link timing {}", info.spec, timing.preset);
+	return std::make_shared<sim_transport>(std::move(info), e.make(), std::move(timing));
+}
+
+} // namespace pioc::detail
