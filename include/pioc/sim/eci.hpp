@@ -1,0 +1,251 @@
+/** @file
+ * A model of Enzian's coherence interface (ECI) for the coherent protocols:
+ * one ThunderX-1-like CPU L2 (128-byte lines by default, MOESI-like stable
+ * states, TAD units with bounded transactions), the ECI link with a request
+ * and a response virtual channel, the FPGA's home directory for lines homed
+ * on the device, and a pluggable device-side protocol engine.
+ *
+ * It is a discrete-event model with one simulated clock. The CPU side is
+ * the calling thread: cpu_load()/cpu_store() on a line that misses send a
+ * request over the link and run the event queue until the answer arrives,
+ * so the device engine (and the directory) act "while the CPU is blocked",
+ * exactly as on Enzian where the device delays the answer to a load.
+ *
+ * Every time here is modelled, never measured. Every message that crosses
+ * the link is counted by name (the vocabulary of reference/eci.md); local
+ * operations between the device engine and its directory (LC, LCI, LCA,
+ * LCIA, UL) are counted separately.
+ */
+#pragma once
+
+#include <pioc/barrier.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace pioc::sim::eci {
+
+/** Message names (reference/eci.md). How the model uses each one:
+ *  RLDD/RLDX: CPU load / load-exclusive miss to the home (request VC);
+ *  RC2D_S: CPU upgrade of a Shared line to Modified (request VC);
+ *  PSHA/PEMD: home answer with data, granting Shared / Exclusive (response VC);
+ *  HAKD: home grants an upgrade (no data);
+ *  FEVX_EH: home asks the CPU to give a line back (the device's LCI);
+ *  SINV_H: home invalidates a Shared copy at the CPU;
+ *  VICD/VICC: the CPU's answer or voluntary eviction, with dirty data / clean;
+ *  HAKI: home acknowledges a voluntary eviction;
+ *  GSYNC/GSDN: CPU barrier broadcast and its completion. */
+enum class msg : std::uint8_t {
+	RLDD, RLDX, RC2D_S, PSHA, PEMD, HAKD, FEVX_EH, SINV_H, VICD, VICC, HAKI, GSYNC, GSDN,
+	// local to the FPGA (device engine <-> directory controller), not on the link
+	LC, LCI, LCA, LCIA, UL,
+	count_
+};
+std::string_view to_string(msg m) noexcept;
+constexpr bool on_link(msg m) noexcept { return m < msg::LC; }
+
+/** Stable state of a line in one cache. */
+enum class line_state : std::uint8_t { I, S, E, O, M };
+std::string_view to_string(line_state s) noexcept;
+
+/** Where a line is homed. */
+enum class home : std::uint8_t { device, cpu };
+
+/** Modelled costs and sizes. Defaults: Enzian as in the paper, Sec. 3, 6.1. */
+struct config {
+	std::uint32_t line_size = 128;     ///< bytes per cache line (128 on ThunderX-1)
+	double link_ns = 150;              ///< one-way ECI link latency
+	double dir_msg_ns = 65;            ///< directory controller time per message it
+	                                   ///< handles (4 per Fig. 5a call: ~260 ns, 20 cycles at 300 MHz each)
+	double link_gib_s = 30;            ///< link bandwidth (serialises data messages)
+	double l2_hit_ns = 10;             ///< CPU load/store that hits in the L2
+	double cpu_fwd_ns = 10;            ///< CPU L2 answering a forward (FEVX_EH, SINV_H)
+	double dram_ns = 90;               ///< CPU-homed miss served from the CPU's DRAM
+	double barrier_ns = 5;             ///< dmb
+	double timeout_ns = 40e6;          ///< a load not answered by then is a machine check
+	std::uint32_t tads = 8;            ///< L2 TAD units (line index modulo tads)
+	std::uint32_t tad_tx = 16;         ///< transactions in flight per TAD
+	bool tad_in_order = false;         ///< a TAD serves one miss at a time and holds
+	                                   ///< forwards for its lines behind it (models the
+	                                   ///< deadlock the paper's Sec. 5 warns about)
+	std::uint64_t device_bytes = 4u << 20;  ///< device-homed window [0, device_bytes)
+	std::uint64_t cpu_bytes = 4u << 20;     ///< CPU-homed window [cpu_base(), +cpu_bytes)
+	std::uint64_t cpu_capacity_lines = 0;   ///< >0: L2 capacity; LRU evictions beyond it
+};
+
+/** Message and round-trip counters. */
+struct counters {
+	std::array<std::uint64_t, static_cast<std::size_t>(msg::count_)> by_msg{};
+	std::uint64_t round_trips = 0;     ///< request/answer pairs that crossed the link twice
+	std::uint64_t cpu_hits = 0, cpu_misses = 0, dram_accesses = 0;
+	std::uint64_t silent_evictions = 0, machine_checks = 0;
+
+	std::uint64_t operator[](msg m) const noexcept { return by_msg[static_cast<std::size_t>(m)]; }
+	/** Messages that crossed the link (both virtual channels, both directions). */
+	std::uint64_t link_messages() const noexcept;
+	counters operator-(const counters &o) const noexcept;
+};
+
+class system;
+
+/** What a device engine may do. Only valid inside engine callbacks or
+ *  timers (the simulator is single threaded). */
+class engine_ctx {
+public:
+	explicit engine_ctx(system &s) : sys_(s) {}
+	double now() const noexcept;
+	std::uint32_t line_size() const noexcept;
+	/** The device's copy of a line (device-homed: the home memory;
+	 *  CPU-homed: the device's cached copy, valid while it holds the line). */
+	std::uint8_t *data(std::uint64_t addr);
+	/** Answers the CPU's pending load of device-homed @p addr with the
+	 *  device's data, granting Exclusive (PEMD) or Shared (PSHA); unlocks it. */
+	void answer(std::uint64_t addr, bool exclusive);
+	/** LCI: takes device-homed @p addr back from the CPU (the CPU's dirty
+	 *  data lands in data(addr)); @p done runs when LCIA arrives. The line
+	 *  stays locked at the home until answer() or unlock(). */
+	void clean_invalidate(std::uint64_t addr, std::function<void()> done);
+	/** UL without an answer. */
+	void unlock(std::uint64_t addr);
+	/** Device as a caching agent of CPU-homed @p addr: RLDX to the CPU's
+	 *  home; @p done runs when the line (and its data) arrived. */
+	void acquire_cpu_line(std::uint64_t addr, std::function<void()> done);
+	/** Answers the CPU home's pending forward on CPU-homed @p addr that the
+	 *  device held back: gives the line (data(addr)) to the CPU. */
+	void release_cpu_line(std::uint64_t addr);
+	/** Runs @p f at simulated time @p t (>= now). */
+	void at(double t, std::function<void()> f);
+
+private:
+	system &sys_;
+};
+
+/** The device side: receives the CPU's requests and decides when and how to
+ *  answer. The RTL of the coherent invocation engine can stand in here. */
+class device_engine {
+public:
+	virtual ~device_engine() = default;
+	/** The CPU missed on device-homed @p addr (RLDD, or RLDX if @p exclusive,
+	 *  or an upgrade RC2D_S). The home has locked the line; the engine must
+	 *  eventually call ctx.answer(addr, ...). */
+	virtual void on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive) = 0;
+	/** The CPU evicted device-homed @p addr (VICD with data, or VICC). */
+	virtual void on_victim(engine_ctx &, std::uint64_t, bool /*dirty*/) {}
+	/** The CPU's home forwards a CPU request for CPU-homed @p addr that the
+	 *  device holds; the engine must eventually call release_cpu_line(). */
+	virtual void on_forward(engine_ctx &ctx, std::uint64_t addr) { ctx.release_cpu_line(addr); }
+};
+
+/** The whole modelled machine: one CPU core + L2, the link, the device. */
+class system {
+public:
+	explicit system(config c = {});
+	~system();
+	system(const system &) = delete;
+	system &operator=(const system &) = delete;
+
+	const config &cfg() const noexcept { return cfg_; }
+	/** First address of the CPU-homed window (after the device-homed one). */
+	std::uint64_t cpu_base() const noexcept { return cfg_.device_bytes; }
+	home home_of(std::uint64_t addr) const noexcept { return addr < cfg_.device_bytes ? home::device : home::cpu; }
+	std::uint32_t tad_of(std::uint64_t addr) const noexcept
+	{
+		return static_cast<std::uint32_t>((addr / cfg_.line_size) % cfg_.tads);
+	}
+
+	void attach(device_engine *e) noexcept { engine_ = e; }
+	device_engine *engine() const noexcept { return engine_; }
+
+	// ---- the CPU core (the calling thread) ----
+	/** Load of @p n bytes at @p addr (within one line). Blocks (runs the
+	 *  model) until the line is present. Throws pioc::error(errc::timeout)
+	 *  on a machine check (not answered within timeout_ns) or a deadlock. */
+	void cpu_load(std::uint64_t addr, void *dst, std::size_t n);
+	/** Store (needs the line Exclusive/Modified: RLDX or RC2D_S on a miss). */
+	void cpu_store(std::uint64_t addr, const void *src, std::size_t n);
+	/** Issues loads to all @p lines at once (independent loads in flight,
+	 *  bounded by TAD transactions) and waits for all of them. */
+	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
+	/** A barrier instruction (modelled cost only: the model's stores are
+	 *  already in the L2 in program order). */
+	void cpu_barrier(barrier::kind k);
+	/** Evicts the line at @p addr from the CPU's L2 (dc civac / clflush, or a
+	 *  capacity eviction): VICD/VICC to a device home; silent (no message)
+	 *  for a CPU-homed line, dirty data written to DRAM. */
+	void cpu_evict(std::uint64_t addr);
+	/** Advances the CPU's clock by @p ns of computation. */
+	void cpu_spend(double ns);
+	line_state cpu_state(std::uint64_t addr) const;
+	line_state device_state(std::uint64_t addr) const; ///< the device's copy of a CPU-homed line
+
+	/** Simulated time in ns. */
+	double now() const noexcept { return now_; }
+	const counters &stats() const noexcept { return stats_; }
+	/** Message log (off by default): "t=..ns CPU->DEV RLDD 0x100". */
+	void trace(bool on) noexcept { trace_on_ = on; }
+	const std::vector<std::string> &trace_log() const noexcept { return log_; }
+
+	/** Whether the CPU holds @p addr (what the home directory knows). */
+	bool cpu_holds(std::uint64_t addr) const { return cpu_state(addr) != line_state::I; }
+
+	/** Backdoor for tests and engine setup: the home's copy of a line. */
+	std::uint8_t *home_data(std::uint64_t addr);
+
+private:
+	friend class engine_ctx;
+	struct cline;
+	struct dir_entry;
+	struct event {
+		double t;
+		std::uint64_t seq;
+		std::function<void()> f;
+		bool operator>(const event &o) const noexcept { return t != o.t ? t > o.t : seq > o.seq; }
+	};
+
+	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr - addr % cfg_.line_size; }
+	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
+	void check_alive() const;
+	void schedule(double t, std::function<void()> f);
+	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
+	void count_local(msg m, std::uint64_t line);
+	void run_until(const bool &done, std::uint64_t line, const char *what);
+	void start_miss(std::uint64_t line, bool exclusive, bool *done);
+	void dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done);
+	void home_cpu_request(std::uint64_t line, bool exclusive, bool *done);
+	void cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after);
+	void touch_lru(std::uint64_t line);
+	void maybe_capacity_evict(std::uint64_t keep);
+	void tad_acquire(std::uint64_t line, std::function<void()> go);
+	void tad_release(std::uint64_t line);
+	std::vector<std::uint8_t> &home_mem(std::uint64_t line);
+
+	config cfg_;
+	device_engine *engine_ = nullptr;
+	engine_ctx ctx_;
+	double now_ = 0;
+	std::uint64_t seq_ = 0;
+	std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+	std::unordered_map<std::uint64_t, std::unique_ptr<cline>> cpu_cache_;
+	std::unordered_map<std::uint64_t, std::unique_ptr<dir_entry>> dir_;
+	std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> mem_;
+	std::vector<std::uint32_t> tad_busy_;
+	std::vector<std::vector<std::function<void()>>> tad_wait_, tad_fwd_wait_;
+	std::map<std::uint64_t, std::uint64_t> lru_; // stamp -> line
+	std::uint64_t lru_stamp_ = 0;
+	double link_free_[2] = {0, 0};
+	counters stats_;
+	bool trace_on_ = false;
+	bool dead_ = false;
+	std::vector<std::string> log_;
+};
+
+} // namespace pioc::sim::eci

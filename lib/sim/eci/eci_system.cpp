@@ -1,0 +1,634 @@
+// The ECI model: CPU L2 + TADs, link with two virtual channels, the device's
+// home directory, the CPU's home for CPU-homed lines, and the event queue.
+#include <pioc/error.hpp>
+#include <pioc/sim/eci.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace pioc::sim::eci {
+
+std::string_view to_string(msg m) noexcept
+{
+	static constexpr std::string_view names[] = {"RLDD", "RLDX", "RC2D_S", "PSHA", "PEMD", "HAKD",
+						     "FEVX_EH", "SINV_H", "VICD", "VICC", "HAKI", "GSYNC",
+						     "GSDN", "LC", "LCI", "LCA", "LCIA", "UL"};
+	auto i = static_cast<std::size_t>(m);
+	return i < std::size(names) ? names[i] : "?";
+}
+
+std::string_view to_string(line_state s) noexcept
+{
+	static constexpr std::string_view names[] = {"I", "S", "E", "O", "M"};
+	return names[static_cast<std::size_t>(s)];
+}
+
+std::uint64_t counters::link_messages() const noexcept
+{
+	std::uint64_t n = 0;
+	for (std::size_t i = 0; i < static_cast<std::size_t>(msg::LC); ++i)
+		n += by_msg[i];
+	return n;
+}
+
+counters counters::operator-(const counters &o) const noexcept
+{
+	counters r;
+	for (std::size_t i = 0; i < by_msg.size(); ++i)
+		r.by_msg[i] = by_msg[i] - o.by_msg[i];
+	r.round_trips = round_trips - o.round_trips;
+	r.cpu_hits = cpu_hits - o.cpu_hits;
+	r.cpu_misses = cpu_misses - o.cpu_misses;
+	r.dram_accesses = dram_accesses - o.dram_accesses;
+	r.silent_evictions = silent_evictions - o.silent_evictions;
+	r.machine_checks = machine_checks - o.machine_checks;
+	return r;
+}
+
+struct system::cline {
+	line_state st = line_state::I;
+	std::vector<std::uint8_t> data;
+	bool pending = false;
+	std::uint64_t stamp = 0;
+};
+
+struct system::dir_entry {
+	line_state cpu = line_state::I; // what the home knows of the CPU's copy
+	line_state dev = line_state::I; // CPU-homed lines: the device's copy
+	bool locked = false;
+	// A CPU request the home holds (device-homed: engine has not answered;
+	// CPU-homed: forwarded to the device, not released yet).
+	bool *pending_done = nullptr;
+	bool pending_excl = false, pending_upgrade = false;
+	std::vector<std::function<void()>> waiting; // requests queued behind the lock
+	std::vector<std::uint8_t> devdata;           // device's copy of a CPU-homed line
+};
+
+system::system(config c) : cfg_(c), ctx_(*this)
+{
+	if (cfg_.line_size < 16 || (cfg_.line_size & (cfg_.line_size - 1)))
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:eci: line size {} is not a power of two >= 16", cfg_.line_size));
+	if (cfg_.tads == 0 || cfg_.tad_tx == 0)
+		throw error(errc::invalid_argument, "sim:eci: need at least one TAD with one transaction");
+	if (cfg_.device_bytes % cfg_.line_size || cfg_.cpu_bytes % cfg_.line_size)
+		throw error(errc::invalid_argument, "sim:eci: windows must be whole lines");
+	tad_busy_.assign(cfg_.tads, 0);
+	tad_wait_.resize(cfg_.tads);
+	tad_fwd_wait_.resize(cfg_.tads);
+}
+
+system::~system() = default;
+
+void system::check_access(std::uint64_t addr, std::size_t n, const char *what) const
+{
+	if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1))
+		throw error(errc::misaligned, fmt::format("sim:eci: {}-byte {} at {:#x} crosses a {}-byte line",
+							  n, what, addr, cfg_.line_size));
+	if (addr + n > cfg_.device_bytes + cfg_.cpu_bytes)
+		throw error(errc::out_of_range,
+			    fmt::format("sim:eci: {} at {:#x} is outside the modelled memory ({:#x} bytes)", what,
+					addr, cfg_.device_bytes + cfg_.cpu_bytes));
+}
+
+std::vector<std::uint8_t> &system::home_mem(std::uint64_t line)
+{
+	auto &m = mem_[line];
+	if (m.empty())
+		m.assign(cfg_.line_size, 0);
+	return m;
+}
+
+std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(addr)).data(); }
+
+void system::schedule(double t, std::function<void()> f) { events_.push(event{std::max(t, now_), seq_++, std::move(f)}); }
+
+double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
+{
+	int d = to_device ? 0 : 1;
+	double bytes = data ? cfg_.line_size + 16.0 : 16.0;
+	double ser = bytes / (cfg_.link_gib_s * 1.073741824);
+	double depart = std::max(t, link_free_[d]);
+	link_free_[d] = depart + ser;
+	++stats_.by_msg[static_cast<std::size_t>(m)];
+	if (trace_on_)
+		log_.push_back(fmt::format("t={:.0f}ns {} {} {:#x}", depart, to_device ? "CPU->DEV" : "DEV->CPU",
+					   to_string(m), line));
+	return depart + ser + cfg_.link_ns;
+}
+
+void system::count_local(msg m, std::uint64_t line)
+{
+	++stats_.by_msg[static_cast<std::size_t>(m)];
+	if (trace_on_)
+		log_.push_back(fmt::format("t={:.0f}ns DEV local {} {:#x}", now_, to_string(m), line));
+}
+
+void system::tad_acquire(std::uint64_t line, std::function<void()> go)
+{
+	auto t = tad_of(line);
+	std::uint32_t cap = cfg_.tad_in_order ? 1 : cfg_.tad_tx;
+	if (tad_busy_[t] < cap) {
+		++tad_busy_[t];
+		go();
+	} else {
+		tad_wait_[t].push_back([this, t, go = std::move(go)] {
+			++tad_busy_[t];
+			go();
+		});
+	}
+}
+
+void system::tad_release(std::uint64_t line)
+{
+	auto t = tad_of(line);
+	--tad_busy_[t];
+	if (!tad_wait_[t].empty() && tad_busy_[t] < (cfg_.tad_in_order ? 1 : cfg_.tad_tx)) {
+		auto f = std::move(tad_wait_[t].front());
+		tad_wait_[t].erase(tad_wait_[t].begin());
+		f();
+	}
+	if (tad_busy_[t] == 0 && !tad_fwd_wait_[t].empty()) {
+		auto fw = std::move(tad_fwd_wait_[t]);
+		tad_fwd_wait_[t].clear();
+		for (auto &f : fw)
+			f();
+	}
+}
+
+void system::touch_lru(std::uint64_t line)
+{
+	auto &c = cpu_cache_[line];
+	if (c->stamp)
+		lru_.erase(c->stamp);
+	c->stamp = ++lru_stamp_;
+	lru_[c->stamp] = line;
+}
+
+void system::maybe_capacity_evict(std::uint64_t keep)
+{
+	if (!cfg_.cpu_capacity_lines)
+		return;
+	std::uint64_t valid = 0;
+	for (auto &[l, c] : cpu_cache_)
+		valid += c->st != line_state::I;
+	for (auto it = lru_.begin(); valid > cfg_.cpu_capacity_lines && it != lru_.end();) {
+		auto line = it->second;
+		++it;
+		auto &c = cpu_cache_[line];
+		if (line == keep || c->pending || c->st == line_state::I)
+			continue;
+		cpu_evict(line);
+		--valid;
+	}
+}
+
+void system::run_until(const bool &done, std::uint64_t line, const char *what)
+{
+	double t0 = now_;
+	while (!done) {
+		if (events_.empty()) {
+			++stats_.machine_checks;
+			now_ = t0 + cfg_.timeout_ns;
+			dead_ = true;
+			events_ = {};
+			throw error(errc::timeout,
+				    fmt::format("sim:eci: deadlock: the CPU's {} of line {:#x} (TAD {}) can never be "
+						"answered (nothing in flight); machine check after {:.0f} ms",
+						what, line, tad_of(line), cfg_.timeout_ns / 1e6));
+		}
+		if (events_.top().t > t0 + cfg_.timeout_ns) {
+			++stats_.machine_checks;
+			now_ = t0 + cfg_.timeout_ns;
+			dead_ = true;
+			events_ = {};
+			throw error(errc::timeout,
+				    fmt::format("sim:eci: machine check: the CPU's {} of line {:#x} was not answered "
+						"within {:.0f} ms (the device must answer 'not ready' before the timeout)",
+						what, line, cfg_.timeout_ns / 1e6));
+		}
+		auto ev = events_.top();
+		events_.pop();
+		now_ = std::max(now_, ev.t);
+		ev.f();
+	}
+}
+
+void system::cpu_spend(double ns)
+{
+	double target = now_ + ns;
+	while (!events_.empty() && events_.top().t <= target) {
+		auto ev = events_.top();
+		events_.pop();
+		now_ = std::max(now_, ev.t);
+		ev.f();
+	}
+	now_ = std::max(now_, target);
+}
+
+void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
+{
+	auto &c = cpu_cache_[line];
+	if (!c)
+		c = std::make_unique<cline>();
+	c->pending = true;
+	++stats_.cpu_misses;
+	bool upgrade = exclusive && c->st == line_state::S;
+	tad_acquire(line, [this, line, exclusive, upgrade, done] {
+		if (home_of(line) == home::device) {
+			msg m = upgrade ? msg::RC2D_S : exclusive ? msg::RLDX : msg::RLDD;
+			double t = send(true, m, line, false, now_);
+			schedule(t + cfg_.dir_msg_ns,
+				 [this, line, exclusive, upgrade, done] { dir_request(line, exclusive, upgrade, done); });
+		} else {
+			home_cpu_request(line, exclusive, done);
+		}
+	});
+}
+
+void system::dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done)
+{
+	auto &dp = dir_[line];
+	if (!dp)
+		dp = std::make_unique<dir_entry>();
+	auto &d = *dp;
+	if (d.locked) { // the engine holds the line (LCI in progress): wait for UL
+		d.waiting.push_back([this, line, exclusive, upgrade, done] { dir_request(line, exclusive, upgrade, done); });
+		return;
+	}
+	d.locked = true;
+	d.pending_done = done;
+	d.pending_excl = exclusive;
+	d.pending_upgrade = upgrade;
+	if (engine_)
+		engine_->on_request(ctx_, line, exclusive);
+	else
+		ctx_.answer(line, true); // plain memory home: Exclusive, no other sharer
+}
+
+void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
+{
+	auto &dp = dir_[line];
+	if (!dp)
+		dp = std::make_unique<dir_entry>();
+	auto &d = *dp;
+	if (d.dev == line_state::I) {
+		++stats_.dram_accesses;
+		schedule(now_ + cfg_.dram_ns, [this, line, done] {
+			auto &c = cpu_cache_[line];
+			c->data = home_mem(line);
+			c->st = line_state::E;
+			c->pending = false;
+			*done = true;
+			tad_release(line);
+		});
+		return;
+	}
+	// The device holds the line: the CPU's home forwards the request.
+	double t = send(true, msg::FEVX_EH, line, false, now_);
+	schedule(t + cfg_.dir_msg_ns, [this, line, exclusive, done] {
+		auto &e = *dir_[line];
+		e.pending_done = done;
+		e.pending_excl = exclusive;
+		if (engine_)
+			engine_->on_forward(ctx_, line);
+		else
+			ctx_.release_cpu_line(line);
+	});
+}
+
+void system::cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after)
+{
+	auto t = tad_of(line);
+	if (cfg_.tad_in_order && tad_busy_[t] > 0) { // held behind this TAD's miss
+		tad_fwd_wait_[t].push_back([this, line, m, after = std::move(after)]() mutable {
+			cpu_forward(line, m, std::move(after));
+		});
+		return;
+	}
+	schedule(now_ + cfg_.cpu_fwd_ns, [this, line, after = std::move(after)] {
+		bool dirty = false;
+		std::vector<std::uint8_t> data;
+		auto it = cpu_cache_.find(line);
+		if (it != cpu_cache_.end() && it->second->st != line_state::I) {
+			auto &c = *it->second;
+			dirty = c.st == line_state::M || c.st == line_state::O;
+			data = c.data;
+			c.st = line_state::I;
+		}
+		after(dirty, std::move(data));
+	});
+}
+
+// ---------------------------------------------------------------- CPU ops
+
+void system::check_alive() const
+{
+	if (dead_)
+		throw error(errc::device_gone, "sim:eci: the modelled machine took a machine check; start a new one");
+}
+
+void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
+{
+	check_alive();
+	check_access(addr, n, "load");
+	auto line = line_of(addr);
+	auto it = cpu_cache_.find(line);
+	if (it == cpu_cache_.end() || it->second->st == line_state::I) {
+		bool done = false;
+		start_miss(line, false, &done);
+		run_until(done, line, "load");
+	} else {
+		++stats_.cpu_hits;
+	}
+	cpu_spend(cfg_.l2_hit_ns);
+	auto &c = *cpu_cache_[line];
+	std::memcpy(dst, c.data.data() + (addr - line), n);
+	touch_lru(line);
+	maybe_capacity_evict(line);
+}
+
+void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
+{
+	check_alive();
+	check_access(addr, n, "store");
+	auto line = line_of(addr);
+	auto it = cpu_cache_.find(line);
+	bool have = it != cpu_cache_.end() && (it->second->st == line_state::E || it->second->st == line_state::M);
+	if (!have) {
+		bool done = false;
+		start_miss(line, true, &done);
+		run_until(done, line, "store");
+	} else {
+		++stats_.cpu_hits;
+	}
+	cpu_spend(cfg_.l2_hit_ns);
+	auto &c = *cpu_cache_[line];
+	std::memcpy(c.data.data() + (addr - line), src, n);
+	c.st = line_state::M;
+	touch_lru(line);
+	maybe_capacity_evict(line);
+}
+
+void system::cpu_load_lines(const std::uint64_t *lines, std::size_t count)
+{
+	check_alive();
+	std::vector<char> flags(count, 1);
+	auto *f = reinterpret_cast<bool *>(flags.data());
+	static_assert(sizeof(bool) == sizeof(char));
+	for (std::size_t i = 0; i < count; ++i) {
+		check_access(lines[i], 1, "load");
+		auto line = line_of(lines[i]);
+		auto it = cpu_cache_.find(line);
+		if (it == cpu_cache_.end() || (it->second->st == line_state::I && !it->second->pending)) {
+			f[i] = false;
+			start_miss(line, false, &f[i]);
+		} else {
+			++stats_.cpu_hits;
+		}
+	}
+	for (std::size_t i = 0; i < count; ++i)
+		run_until(f[i], line_of(lines[i]), "load");
+	cpu_spend(cfg_.l2_hit_ns);
+	for (std::size_t i = 0; i < count; ++i)
+		touch_lru(line_of(lines[i]));
+}
+
+void system::cpu_barrier(barrier::kind k)
+{
+	if (k != barrier::kind::full) {
+		cpu_spend(k == barrier::kind::compiler ? 0 : cfg_.barrier_ns);
+		return;
+	}
+	// dsb sy: the model lets ThunderX-1 broadcast a GSYNC; the device answers GSDN.
+	bool done = false;
+	double t = send(true, msg::GSYNC, 0, false, now_);
+	schedule(t + cfg_.dir_msg_ns, [this, &done] {
+		double t2 = send(false, msg::GSDN, 0, false, now_ + cfg_.dir_msg_ns);
+		schedule(t2, [this, &done] {
+			++stats_.round_trips;
+			done = true;
+		});
+	});
+	run_until(done, 0, "GSYNC");
+}
+
+void system::cpu_evict(std::uint64_t addr)
+{
+	check_access(addr, 1, "eviction");
+	auto line = line_of(addr);
+	auto it = cpu_cache_.find(line);
+	if (it == cpu_cache_.end() || it->second->st == line_state::I || it->second->pending)
+		return;
+	auto &c = *it->second;
+	bool dirty = c.st == line_state::M || c.st == line_state::O;
+	auto data = c.data;
+	c.st = line_state::I;
+	if (c.stamp) {
+		lru_.erase(c.stamp);
+		c.stamp = 0;
+	}
+	if (home_of(line) == home::cpu) { // silent: the device never hears of it
+		++stats_.silent_evictions;
+		if (dirty)
+			home_mem(line) = std::move(data);
+		return;
+	}
+	double t = send(true, dirty ? msg::VICD : msg::VICC, line, dirty, now_);
+	schedule(t + cfg_.dir_msg_ns, [this, line, dirty, data = std::move(data)] {
+		auto &dp = dir_[line];
+		if (!dp)
+			dp = std::make_unique<dir_entry>();
+		if (dirty)
+			home_mem(line) = data;
+		dp->cpu = line_state::I;
+		double t2 = send(false, msg::HAKI, line, false, now_ + cfg_.dir_msg_ns);
+		schedule(t2, [this] { ++stats_.round_trips; });
+		if (engine_)
+			engine_->on_victim(ctx_, line, dirty);
+	});
+}
+
+line_state system::cpu_state(std::uint64_t addr) const
+{
+	auto it = cpu_cache_.find(line_of(addr));
+	return it == cpu_cache_.end() ? line_state::I : it->second->st;
+}
+
+line_state system::device_state(std::uint64_t addr) const
+{
+	auto it = dir_.find(line_of(addr));
+	return it == dir_.end() ? line_state::I : it->second->dev;
+}
+
+// ---------------------------------------------------------------- engine API
+
+double engine_ctx::now() const noexcept { return sys_.now_; }
+std::uint32_t engine_ctx::line_size() const noexcept { return sys_.cfg_.line_size; }
+
+std::uint8_t *engine_ctx::data(std::uint64_t addr)
+{
+	auto line = sys_.line_of(addr);
+	if (sys_.home_of(line) == home::device)
+		return sys_.home_mem(line).data();
+	auto &dp = sys_.dir_[line];
+	if (!dp)
+		dp = std::make_unique<system::dir_entry>();
+	if (dp->devdata.empty())
+		dp->devdata.assign(sys_.cfg_.line_size, 0);
+	return dp->devdata.data();
+}
+
+void engine_ctx::answer(std::uint64_t addr, bool exclusive)
+{
+	auto &s = sys_;
+	auto line = s.line_of(addr);
+	auto it = s.dir_.find(line);
+	if (it == s.dir_.end() || !it->second->pending_done || s.home_of(line) != home::device)
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:eci: device answered line {:#x} which has no pending CPU request", line));
+	auto &d = *it->second;
+	bool *done = d.pending_done;
+	bool upgrade = d.pending_upgrade;
+	bool excl = exclusive || d.pending_excl;
+	d.pending_done = nullptr;
+	msg m = upgrade ? msg::HAKD : excl ? msg::PEMD : msg::PSHA;
+	s.count_local(msg::UL, line);
+	double t = s.send(false, m, line, !upgrade, s.now_ + s.cfg_.dir_msg_ns);
+	d.cpu = excl ? line_state::E : line_state::S;
+	d.locked = false;
+	auto snapshot = s.home_mem(line);
+	s.schedule(t, [&s, line, excl, upgrade, done, snapshot = std::move(snapshot)] {
+		++s.stats_.round_trips;
+		auto &c = *s.cpu_cache_[line];
+		if (!upgrade)
+			c.data = snapshot;
+		c.st = excl ? line_state::E : line_state::S;
+		c.pending = false;
+		*done = true;
+		s.tad_release(line);
+	});
+	auto waiting = std::move(d.waiting);
+	d.waiting.clear();
+	for (auto &w : waiting)
+		w();
+}
+
+void engine_ctx::unlock(std::uint64_t addr)
+{
+	auto &s = sys_;
+	auto line = s.line_of(addr);
+	auto &dp = s.dir_[line];
+	if (!dp)
+		return;
+	s.count_local(msg::UL, line);
+	if (dp->pending_done) // a CPU request is still held: the line stays locked for it
+		return;
+	dp->locked = false;
+	auto waiting = std::move(dp->waiting);
+	dp->waiting.clear();
+	for (auto &w : waiting)
+		w();
+}
+
+void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done)
+{
+	auto &s = sys_;
+	auto line = s.line_of(addr);
+	if (s.home_of(line) != home::device)
+		throw error(errc::invalid_argument, fmt::format("sim:eci: LCI of CPU-homed line {:#x}", line));
+	auto &dp = s.dir_[line];
+	if (!dp)
+		dp = std::make_unique<system::dir_entry>();
+	s.count_local(msg::LCI, line);
+	dp->locked = true;
+	if (dp->cpu == line_state::I) { // nothing at the CPU: the directory acks at once
+		s.schedule(s.now_ + s.cfg_.dir_msg_ns, [&s, line, done = std::move(done)] {
+			s.count_local(msg::LCIA, line);
+			done();
+		});
+		return;
+	}
+	msg m = dp->cpu == line_state::S ? msg::SINV_H : msg::FEVX_EH;
+	double t = s.send(false, m, line, false, s.now_ + s.cfg_.dir_msg_ns);
+	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
+		s.cpu_forward(line, msg::FEVX_EH,
+			      [&s, line, done = std::move(done)](bool dirty, std::vector<std::uint8_t> data) mutable {
+				      double t2 = s.send(true, dirty ? msg::VICD : msg::VICC, line, dirty, s.now_);
+				      s.schedule(t2 + s.cfg_.dir_msg_ns, [&s, line, dirty, data = std::move(data),
+									  done = std::move(done)] {
+					      ++s.stats_.round_trips;
+					      if (dirty)
+						      s.home_mem(line) = data;
+					      s.dir_[line]->cpu = line_state::I;
+					      s.count_local(msg::LCIA, line);
+					      done();
+				      });
+			      });
+	});
+}
+
+void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done)
+{
+	auto &s = sys_;
+	auto line = s.line_of(addr);
+	if (s.home_of(line) != home::cpu)
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:eci: acquire of device-homed line {:#x} (use the directory)", line));
+	double t = s.send(false, msg::RLDX, line, false, s.now_ + s.cfg_.dir_msg_ns);
+	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
+		s.cpu_forward(line, msg::FEVX_EH,
+			      [&s, line, done = std::move(done)](bool, std::vector<std::uint8_t> data) mutable {
+				      double extra = 0;
+				      if (data.empty()) { // not in the L2: the home reads DRAM
+					      ++s.stats_.dram_accesses;
+					      data = s.home_mem(line);
+					      extra = s.cfg_.dram_ns;
+				      }
+				      double t2 = s.send(true, msg::PEMD, line, true, s.now_ + extra);
+				      s.schedule(t2 + s.cfg_.dir_msg_ns,
+						 [&s, line, data = std::move(data), done = std::move(done)] {
+							 ++s.stats_.round_trips;
+							 auto &d = *s.dir_[line];
+							 d.dev = line_state::E;
+							 d.devdata = data;
+							 done();
+						 });
+			      });
+	});
+	auto &dp = s.dir_[line];
+	if (!dp)
+		dp = std::make_unique<system::dir_entry>();
+}
+
+void engine_ctx::release_cpu_line(std::uint64_t addr)
+{
+	auto &s = sys_;
+	auto line = s.line_of(addr);
+	auto it = s.dir_.find(line);
+	if (it == s.dir_.end() || !it->second->pending_done || s.home_of(line) != home::cpu)
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:eci: device released line {:#x} with no forward pending", line));
+	auto &d = *it->second;
+	bool *done = d.pending_done;
+	d.pending_done = nullptr;
+	d.dev = line_state::I;
+	auto data = d.devdata;
+	s.home_mem(line) = data;
+	double t = s.send(false, msg::VICD, line, true, s.now_ + s.cfg_.dir_msg_ns);
+	s.schedule(t, [&s, line, done, data = std::move(data)] {
+		++s.stats_.round_trips;
+		auto &c = *s.cpu_cache_[line];
+		c.data = data;
+		c.st = line_state::E;
+		c.pending = false;
+		*done = true;
+		s.tad_release(line);
+	});
+}
+
+void engine_ctx::at(double t, std::function<void()> f) { sys_.schedule(t, std::move(f)); }
+
+} // namespace pioc::sim::eci

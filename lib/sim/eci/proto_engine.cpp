@@ -1,0 +1,378 @@
+// The device-side engine of the Fig. 5 protocols (model). Per channel it
+// holds the CPU's load (or the CPU home's forward) of the current control
+// line, takes the other line (and its data bank) back, computes, and answers.
+#include <pioc/error.hpp>
+#include <pioc/sim/eci_engine.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+namespace pioc::sim::eci {
+
+using coherent::ctrl;
+using coherent::kind;
+
+constexpr std::uint32_t pipelined_mark = coherent::pipelined_chunk;
+
+proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys), cfg_(std::move(cfg))
+{
+	if (std::find(cfg_.supported.begin(), cfg_.supported.end(), cfg_.v) == cfg_.supported.end())
+		throw error(errc::not_supported,
+			    fmt::format("sim:eci device: protocol variant {} is not implemented by this device",
+					coherent::to_string(cfg_.v)));
+	if (!cfg_.handler)
+		cfg_.handler = [](const std::uint8_t *req, std::size_t n, std::uint8_t *resp, std::size_t cap) {
+			std::size_t k = std::min(n, cap);
+			std::memcpy(resp, req, k);
+			return k;
+		};
+	if (cfg_.not_ready_ns >= sys.cfg().timeout_ns)
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:eci device: 'not ready' after {:.0f} ns is not before the CPU's timeout "
+					"({:.0f} ns)",
+					cfg_.not_ready_ns, sys.cfg().timeout_ns));
+	const bool dev = coherent::device_homed(cfg_.v);
+	base_ = dev ? 0 : sys.cpu_base();
+	std::uint64_t window = dev ? sys.cfg().device_bytes : sys.cfg().cpu_bytes;
+	ch_.resize(cfg_.channels);
+	for (std::uint32_t i = 0; i < cfg_.channels; ++i) {
+		ch_[i].lay = coherent::layout::for_channel(window, sys.cfg().line_size, i, cfg_.stride, cfg_.data_lines);
+		ch_[i].lay.base += base_;
+		ch_[i].lay.check_tads(sys.cfg().tads);
+	}
+	sys_.attach(this);
+	if (!dev) { // start state: the device holds line A and both banks
+		for (auto &c : ch_) {
+			reclaim(c.lay.ctrl_off(0), [] {});
+			for (std::uint32_t i = 0; i < c.lay.data_lines; ++i)
+				for (unsigned b = 0; b < 2; ++b)
+					reclaim(c.lay.data_off(b, i), [] {});
+		}
+	}
+}
+
+proto_engine::~proto_engine()
+{
+	if (sys_.engine() == this)
+		sys_.attach(nullptr);
+}
+
+coherent::layout proto_engine::channel_layout(std::uint32_t ch) const
+{
+	auto l = ch_.at(ch).lay;
+	l.base -= base_;
+	return l;
+}
+
+bool proto_engine::locate(std::uint64_t addr, std::uint32_t &ch, int &ctrl_line) const
+{
+	if (addr < base_)
+		return false;
+	std::uint64_t rel = addr - base_;
+	ch = static_cast<std::uint32_t>(rel / cfg_.stride);
+	if (ch >= ch_.size())
+		return false;
+	std::uint64_t idx = (rel % cfg_.stride) / sys_.cfg().line_size;
+	if (idx >= 2 + 2 * std::uint64_t(cfg_.data_lines))
+		return false;
+	ctrl_line = idx < 2 ? static_cast<int>(idx) : -1;
+	return true;
+}
+
+void proto_engine::on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive)
+{
+	std::uint32_t ch;
+	int x;
+	if (!locate(addr, ch, x) || x < 0 || exclusive) {
+		// Data lines, stores (RLDX / upgrade) and other lines: plain grants.
+		++st_.grants;
+		ctx.answer(addr, x < 0 ? cfg_.answer_exclusive : true);
+		return;
+	}
+	signal(ch, static_cast<unsigned>(x));
+}
+
+void proto_engine::on_forward(engine_ctx &ctx, std::uint64_t addr)
+{
+	std::uint32_t ch;
+	int x;
+	if (!locate(addr, ch, x) || x < 0) {
+		++st_.grants;
+		ctx.release_cpu_line(addr);
+		return;
+	}
+	signal(ch, static_cast<unsigned>(x));
+}
+
+void proto_engine::reclaim(std::uint64_t addr, std::function<void()> done)
+{
+	if (coherent::device_homed(cfg_.v)) {
+		ctx_.clean_invalidate(addr, [this, addr, done = std::move(done)] {
+			ctx_.unlock(addr);
+			done();
+		});
+	} else if (sys_.device_state(addr) != line_state::I) {
+		ctx_.at(ctx_.now(), std::move(done));
+	} else {
+		ctx_.acquire_cpu_line(addr, std::move(done));
+	}
+}
+
+void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
+{
+	auto &c = ch_[ch];
+	unsigned r = x ^ 1;
+	std::uint64_t tok = c.token;
+	auto left = std::make_shared<std::uint32_t>(1 + (with_bank ? c.lay.data_lines : 0));
+	auto one = [this, ch, x, tok, left] {
+		auto &c = ch_[ch];
+		if (--*left || c.token != tok || c.held != int(x))
+			return;
+		c.reclaimed = true;
+		if (coherent::cpu_initiated(cfg_.v)) {
+			if (c.busy)
+				try_finish(ch);
+			else
+				pulled(ch, x);
+		} else {
+			try_send(ch);
+		}
+	};
+	if (with_bank)
+		for (std::uint32_t i = 0; i < c.lay.data_lines; ++i)
+			reclaim(c.lay.data_off(r, i), one);
+	reclaim(c.lay.ctrl_off(r), one);
+}
+
+void proto_engine::signal(std::uint32_t ch, unsigned x)
+{
+	auto &c = ch_[ch];
+	++st_.signals;
+	if (x != c.expect) { // the CPU's parity differs: adopt it
+		++st_.resyncs;
+		c.expect = x;
+	}
+	c.held = static_cast<int>(x);
+	c.reclaimed = false;
+	++c.token;
+	if (!coherent::cpu_initiated(cfg_.v) && c.delivered_unacked) {
+		++st_.acked; // a load on x acknowledges the message delivered on the other line
+		c.delivered_unacked = false;
+	}
+	// A new request may use the other line's data bank; a retry only needs the line back.
+	reclaim_other(ch, x, coherent::cpu_initiated(cfg_.v) && !c.busy && c.lay.data_lines > 0);
+	arm_not_ready(ch);
+}
+
+void proto_engine::arm_not_ready(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	std::uint64_t tok = c.token;
+	int x = c.held;
+	ctx_.at(ctx_.now() + cfg_.not_ready_ns, [this, ch, tok, x] {
+		auto &c = ch_[ch];
+		if (c.held != x || c.token != tok)
+			return;
+		if (!c.reclaimed) { // cannot answer before the other line is back; look again soon
+			ctx_.at(ctx_.now() + 1000, [this, ch] {
+				if (ch_[ch].held >= 0)
+					arm_not_ready(ch);
+			});
+			return;
+		}
+		++st_.not_ready;
+		deliver(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq), nullptr, 0);
+	});
+}
+
+void proto_engine::deliver(std::uint32_t ch, unsigned x, ctrl w, const std::uint8_t *data, std::size_t n,
+			   const std::uint8_t *bank_data, std::size_t bank_n)
+{
+	auto &c = ch_[ch];
+	const std::uint32_t line = sys_.cfg().line_size;
+	std::uint8_t *d = ctx_.data(c.lay.ctrl_off(x));
+	std::memcpy(d, &w.w, 8);
+	if (n)
+		std::memcpy(d + coherent::ctrl_bytes, data, n);
+	for (std::size_t off = 0, i = 0; off < bank_n; off += line, ++i)
+		std::memcpy(ctx_.data(c.lay.data_off(x, static_cast<std::uint32_t>(i))), bank_data + off,
+			    std::min<std::size_t>(line, bank_n - off));
+	c.held = -1;
+	c.expect = x ^ 1;
+	++c.token;
+	if (w.valid())
+		++st_.delivered;
+	if (coherent::device_homed(cfg_.v))
+		ctx_.answer(c.lay.ctrl_off(x), cfg_.answer_exclusive);
+	else
+		ctx_.release_cpu_line(c.lay.ctrl_off(x));
+}
+
+void proto_engine::pulled(std::uint32_t ch, unsigned x)
+{
+	auto &c = ch_[ch];
+	const unsigned r = x ^ 1;
+	const std::uint32_t in = c.lay.inline_bytes(), line = sys_.cfg().line_size;
+	const std::uint8_t *d = ctx_.data(c.lay.ctrl_off(r));
+	ctrl w;
+	std::memcpy(&w.w, d, 8);
+	auto fail = [&] { // out of step (e.g. the engine restarted mid-message): tell the CPU
+		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
+	};
+	if (!w.valid()) {
+		++st_.not_ready;
+		deliver(ch, x, ctrl::make(kind::not_ready, true, 0, c.cur_seq), nullptr, 0);
+		return;
+	}
+	switch (w.k()) {
+	case kind::sync:
+		c.busy = c.resp_pending = false;
+		c.req.clear();
+		c.cur_seq = w.seq();
+		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
+		return;
+	case kind::request: {
+		bool pipelined = w.chunk() == pipelined_mark;
+		if (pipelined || w.chunk() == 0) {
+			c.cur_seq = w.seq();
+			c.req.clear();
+			c.next_chunk = 0;
+		} else if (w.seq() != c.cur_seq || w.chunk() != c.next_chunk) {
+			fail();
+			return;
+		}
+		if (pipelined) {
+			std::size_t total = w.len();
+			if (total > c.lay.max_pipelined()) {
+				fail();
+				return;
+			}
+			c.req.assign(d + coherent::ctrl_bytes, d + coherent::ctrl_bytes + std::min<std::size_t>(total, in));
+			for (std::size_t off = c.req.size(), i = 0; off < total; off += line, ++i) {
+				const std::uint8_t *b = ctx_.data(c.lay.data_off(r, static_cast<std::uint32_t>(i)));
+				c.req.insert(c.req.end(), b, b + std::min<std::size_t>(line, total - off));
+			}
+		} else {
+			c.req.insert(c.req.end(), d + coherent::ctrl_bytes, d + coherent::ctrl_bytes + std::min(w.len(), in));
+			++c.next_chunk;
+		}
+		if (!w.last()) {
+			deliver(ch, x, ctrl::make(kind::ack, false, 0, w.seq(), w.chunk()), nullptr, 0);
+			return;
+		}
+		++st_.requests;
+		c.resp.resize(coherent::max_message);
+		c.resp.resize(cfg_.handler(c.req.data(), c.req.size(), c.resp.data(), c.resp.size()));
+		c.resp_sent = 0;
+		c.busy = true;
+		c.resp_pending = pipelined; // reuse as "answer pipelined"
+		c.ready_at = ctx_.now() + cfg_.compute_ns;
+		std::uint64_t tok = c.token;
+		ctx_.at(c.ready_at, [this, ch, tok] {
+			if (ch_[ch].token == tok)
+				try_finish(ch);
+		});
+		return;
+	}
+	case kind::more: {
+		if (w.seq() != c.cur_seq || c.resp_sent >= c.resp.size()) {
+			fail();
+			return;
+		}
+		std::size_t len = std::min<std::size_t>(in, c.resp.size() - c.resp_sent);
+		bool last = c.resp_sent + len == c.resp.size();
+		deliver(ch, x, ctrl::make(kind::response, last, static_cast<std::uint32_t>(len), c.cur_seq, w.chunk()),
+			c.resp.data() + c.resp_sent, len);
+		c.resp_sent += len;
+		return;
+	}
+	default:
+		fail();
+	}
+}
+
+void proto_engine::try_finish(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	if (c.held < 0 || !c.reclaimed || !c.busy || ctx_.now() < c.ready_at)
+		return;
+	const unsigned x = static_cast<unsigned>(c.held);
+	const std::uint32_t in = c.lay.inline_bytes();
+	c.busy = false;
+	std::size_t head = std::min<std::size_t>(in, c.resp.size());
+	if (c.resp_pending) { // pipelined: the whole response at once, the rest in bank x
+		c.resp_pending = false;
+		c.resp_sent = c.resp.size();
+		deliver(ch, x,
+			ctrl::make(kind::response, true, static_cast<std::uint32_t>(c.resp.size()), c.cur_seq,
+				   pipelined_mark),
+			c.resp.data(), head, c.resp.data() + head, c.resp.size() - head);
+		return;
+	}
+	c.resp_sent = head;
+	deliver(ch, x,
+		ctrl::make(kind::response, head == c.resp.size(), static_cast<std::uint32_t>(head), c.cur_seq, 0),
+		c.resp.data(), head);
+}
+
+void proto_engine::try_send(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	if (c.held < 0 || !c.reclaimed || c.outbox.empty() || c.outbox.front().first > ctx_.now())
+		return;
+	const std::uint32_t in = c.lay.inline_bytes();
+	auto &m = c.outbox.front().second;
+	std::size_t len = std::min<std::size_t>(in, m.size() - c.out_sent);
+	bool last = c.out_sent + len == m.size();
+	auto chunk = static_cast<std::uint32_t>(c.out_sent / in);
+	std::vector<std::uint8_t> tmp(m.begin() + static_cast<std::ptrdiff_t>(c.out_sent),
+				      m.begin() + static_cast<std::ptrdiff_t>(c.out_sent + len));
+	std::uint32_t seq = c.out_seq + 1;
+	if (last) {
+		c.outbox.pop_front();
+		c.out_sent = 0;
+		++c.out_seq;
+	} else {
+		c.out_sent += len;
+	}
+	c.delivered_unacked = true;
+	deliver(ch, static_cast<unsigned>(c.held), ctrl::make(kind::message, last, static_cast<std::uint32_t>(len), seq, chunk),
+		tmp.data(), len);
+}
+
+void proto_engine::post(std::uint32_t ch, std::vector<std::uint8_t> m, double at)
+{
+	if (coherent::cpu_initiated(cfg_.v))
+		throw error(errc::invalid_argument, "sim:eci device: post() is for device-initiated variants");
+	if (m.empty() || m.size() > coherent::max_message)
+		throw error(errc::out_of_range, fmt::format("sim:eci device: message of {} bytes (1..{})", m.size(),
+							    coherent::max_message));
+	if (at < ctx_.now())
+		at = ctx_.now();
+	ch_.at(ch).outbox.emplace_back(at, std::move(m));
+	ctx_.at(at, [this, ch] { try_send(ch); });
+}
+
+void proto_engine::restart()
+{
+	for (std::uint32_t i = 0; i < ch_.size(); ++i) {
+		auto &c = ch_[i];
+		int held = c.held;
+		c.expect = 0;
+		c.held = -1;
+		c.reclaimed = false;
+		++c.token;
+		c.busy = c.resp_pending = c.delivered_unacked = false;
+		c.cur_seq = c.next_chunk = 0;
+		c.req.clear();
+		c.resp.clear();
+		c.out_sent = 0;
+		if (held >= 0) // the directory still holds that load: handle it afresh
+			ctx_.at(ctx_.now(), [this, i, held] { signal(i, static_cast<unsigned>(held)); });
+	}
+}
+
+} // namespace pioc::sim::eci
