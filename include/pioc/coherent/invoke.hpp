@@ -231,6 +231,12 @@ public:
 			}
 			if (a.k() != kind::message)
 				throw error(errc::device_error, "coherent: device sent something other than a message");
+			if (got == 0 && seq_ != 0 && a.seq() == seq_) {
+				// A line the device does not hold (CPU-homed, read back from
+				// DRAM after a silent eviction) shows the old message: move on.
+				++st_.not_ready;
+				continue;
+			}
 			if (got == 0)
 				seq_ = a.seq();
 			else if (a.seq() != seq_ || a.chunk() == 0)

@@ -270,11 +270,7 @@ void proto_engine::pulled(std::uint32_t ch, unsigned x)
 		c.busy = true;
 		c.resp_pending = pipelined; // reuse as "answer pipelined"
 		c.ready_at = ctx_.now() + cfg_.compute_ns;
-		std::uint64_t tok = c.token;
-		ctx_.at(c.ready_at, [this, ch, tok] {
-			if (ch_[ch].token == tok)
-				try_finish(ch);
-		});
+		ctx_.at(c.ready_at, [this, ch] { try_finish(ch); }); // finishes only if held, reclaimed and ready
 		return;
 	}
 	case kind::more: {
