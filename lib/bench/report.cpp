@@ -63,12 +63,13 @@ std::string scalar_text(const nlohmann::json &v)
 		return {};
 	if (v.is_string())
 		return v.get<std::string>();
-	if (v.is_number_float()) {
-		const double d = v.get<double>();
-		return d == double(static_cast<long long>(d)) ? fmt::format("{}", static_cast<long long>(d))
-							     : fmt::format("{:.3f}", d);
-	}
-	return v.dump();
+	return v.dump(); // numbers at full precision (CSV)
+}
+
+// Table cells: floats with two decimals, everything else as in CSV.
+std::string cell_text(const nlohmann::json &v)
+{
+	return v.is_number_float() ? fmt::format("{:.2f}", v.get<double>()) : scalar_text(v);
 }
 
 std::string csv_field(const std::string &s)
@@ -169,7 +170,7 @@ void report::write_table(std::ostream &os) const
 	if (extra.is_object() && !extra.empty()) {
 		std::string ctx;
 		for (auto it = extra.begin(); it != extra.end(); ++it)
-			ctx += fmt::format("{}{} {}", ctx.empty() ? "" : ", ", it.key(), scalar_text(it.value()));
+			ctx += fmt::format("{}{} {}", ctx.empty() ? "" : ", ", it.key(), cell_text(it.value()));
 		os << "  " << ctx << '\n';
 	}
 	os << (simulated ? "  SIMULATED TIME: every time below is modelled by the link and device model, "
@@ -191,7 +192,7 @@ void report::write_table(std::ostream &os) const
 		if (any_mbps)
 			row.push_back(r.mbps ? fmt::format("{:.1f}", *r.mbps) : "-");
 		for (const auto &k : extra_keys)
-			row.push_back(r.extra.is_object() && r.extra.contains(k) ? scalar_text(r.extra[k]) : "-");
+			row.push_back(r.extra.is_object() && r.extra.contains(k) ? cell_text(r.extra[k]) : "-");
 		rows.push_back(std::move(row));
 	}
 	std::vector<std::size_t> w(head.size());
