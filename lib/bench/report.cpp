@@ -63,6 +63,11 @@ std::string scalar_text(const nlohmann::json &v)
 		return {};
 	if (v.is_string())
 		return v.get<std::string>();
+	if (v.is_number_float()) {
+		const double d = v.get<double>();
+		if (d == double(static_cast<long long>(d)))
+			return fmt::format("{}", static_cast<long long>(d)); // 1001, not 1001.0
+	}
 	return v.dump(); // numbers at full precision (CSV)
 }
 
