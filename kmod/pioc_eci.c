@@ -33,7 +33,8 @@ static struct pioc_dev *eci_devs[PIOC_MAX_ECI];
 
 static int pioc_eci_parse(const char *spec, struct pioc_window *w)
 {
-	char *p = (char *)spec, *end;
+	const char *p = spec;
+	char *end;
 	u64 base, size;
 
 	base = memparse(p, &end);

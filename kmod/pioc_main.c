@@ -678,6 +678,12 @@ static int pioc_mmap(struct file *filp, struct vm_area_struct *vma)
 	ret = pioc_window_of(pd, m->index, &w);
 	if (ret)
 		goto out;
+	/*
+	 * Known window: the VMA joins pf->mapping only after we return, so a
+	 * removal that runs between our unlock and that moment cannot zap
+	 * it. The device is then gone and the stale mapping reaches an
+	 * unclaimed bus range, as with any PFN map made during hot removal.
+	 */
 	vma->vm_page_prot = pioc_pgprot(vma->vm_page_prot, m->mem_type, w.flags);
 	/* One remap of the whole VMA: x86 PAT refuses partial ones. */
 	ret = io_remap_pfn_range(vma, vma->vm_start, PHYS_PFN(m->phys) + first,

@@ -311,11 +311,11 @@ static int pioc_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (ret)
 		goto err_irqs;
 
-	dev_info(&pdev->dev, "bound as /dev/" PIOC_NAME "/%s (%u %s interrupt%s)\n",
+	dev_info(&pdev->dev, "bound as /dev/" PIOC_NAME "/%s (%u %s vector%s)\n",
 		 pci_name(pdev), pd->num_irqs,
 		 pd->irq_type == PIOC_IRQ_MSIX ? "MSI-X" :
 		 pd->irq_type == PIOC_IRQ_MSI ? "MSI" :
-		 pd->irq_type == PIOC_IRQ_INTX ? "INTx" : "no",
+		 pd->irq_type == PIOC_IRQ_INTX ? "INTx" : "interrupt",
 		 pd->num_irqs == 1 ? "" : "s");
 	return 0;
 
