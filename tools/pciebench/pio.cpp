@@ -216,7 +216,9 @@ constexpr const char *epilog_text =
                 issue time, not arrival time; the link is drained (untimed) between
                 iterations. The paper measures writes only as part of write_read.
   read          `size` bytes loaded from the BRAM window: one non-posted read per
-                16-byte chunk on uc/wc (the CPU's read width), one per line on wt.
+                wide load (16 bytes: the read width of both paper platforms), each a
+                full round trip. On wt, lines are flushed first (Tide-style); the
+                simulator has no cache and reads lines only for line-wide loads.
   write_read    one invocation, the paper's main metric (Sec. 4, Fig. 2/3): request
                 into REQ, doorbell, blocking read of INVOKE_STATUS, response from
                 RESP. Every response is checked against the op (--op-code).
