@@ -12,3 +12,8 @@ target_link_options(pioc-qemu-guest PRIVATE -static-libstdc++ -static-libgcc)
 add_test(NAME qemu.module
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/run --build-dir ${CMAKE_BINARY_DIR})
 set_tests_properties(qemu.module PROPERTIES TIMEOUT 600 LABELS qemu RUN_SERIAL TRUE)
+
+# The judge itself must reject a missing marker, a FAIL line, a kernel
+# warning, a missing end marker and a wrong shared-memory pattern.
+add_test(NAME qemu.judge-selftest COMMAND ${CMAKE_CURRENT_LIST_DIR}/run --self-test)
+set_tests_properties(qemu.judge-selftest PROPERTIES TIMEOUT 60 LABELS unit)

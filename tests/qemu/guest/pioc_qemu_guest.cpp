@@ -470,6 +470,33 @@ void test_eci()
 	EXPECT(iomem.find("pioc-eci") != std::string::npos, "/proc/iomem has no pioc-eci");
 }
 
+void test_eci_io()
+{
+	wait_node("eci1");
+	auto t = transport::open("eci1");
+	EXPECT(t->is_eci() && !(t->version().caps & PIOC_CAP_MEM_WB), "eci1 caps {:#x}", t->version().caps);
+	const char *base_s = std::getenv("PIOC_ECI_IO_BASE");
+	const std::uint64_t base = base_s ? std::strtoull(base_s, nullptr, 0) : 0;
+	EXPECT(t->info().bars[0].phys == base, "I/O window at {:#x}, expected {:#x}", t->info().bars[0].phys, base);
+	// The I/O window is device memory: WB is not granted, UC is.
+	try {
+		t->map_bar(0, pioc::mem_type::wb);
+		EXPECT(false, "WB granted on an ECI I/O window");
+	} catch (const pioc::error &e) {
+		EXPECT(e.code() == pioc::errc::not_supported, "{}", e.what());
+	}
+	pioc::region w = t->map_bar(0, pioc::mem_type::uc);
+	EXPECT(w.type() == pioc::mem_type::uc, "granted {}", pioc::to_string(w.type()));
+	for (std::uint64_t off = 0; off < 65536; off += 8)
+		w.write<std::uint64_t>(off, off * 0x0101010101010101ULL + 1);
+	for (std::uint64_t off = 0; off < 65536; off += 8) {
+		const auto v = w.read<std::uint64_t>(off);
+		EXPECT(v == off * 0x0101010101010101ULL + 1, "I/O window word {:#x} read {:#x}", off, v);
+	}
+	// The coherent window (right below) was not touched by these writes.
+	EXPECT(w.read<std::uint64_t>(65536) != 65536 * 0x0101010101010101ULL + 1, "pattern check cannot fail");
+}
+
 // --------------------------------------------------------- bad input
 
 void test_bad_input()
@@ -744,6 +771,7 @@ int main(int argc, char **argv)
 		else if (n == "ivshmem") run(n, test_ivshmem);
 		else if (n == "testdev") run(n, test_testdev);
 		else if (n == "eci") run(n, test_eci);
+		else if (n == "eci-io") run(n, test_eci_io);
 		else if (n == "bad-input") run(n, test_bad_input);
 		else if (n == "fuzz") run(n, [&] { test_fuzz(seed, iterations); });
 		else if (n == "unbind") run(n, [] { test_unbind(false); });
