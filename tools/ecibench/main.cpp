@@ -1,0 +1,400 @@
+// ecibench: coherence-message protocols (paper Fig. 5), CNI cachable queues
+// and the FastForward / raw cache-line floor between two cores.
+//
+//   ecibench invoke    Fig. 5 invocations on the modelled Enzian (default) or
+//                      on a module's ECI window (--window /dev/pioc/eci0)
+//   ecibench queue     CNI cachable queue round trips between two real cores
+//   ecibench pingpong  raw cache-line ping-pong (the floor) and FastForward
+#include "common/cli.hpp"
+
+#include <pioc/bench/histogram.hpp>
+#include <pioc/bench/report.hpp>
+#include <pioc/coherent/invoke.hpp>
+#include <pioc/coherent/lines.hpp>
+#include <pioc/coherent/queue.hpp>
+#include <pioc/place.hpp>
+#include <pioc/sim/eci_engine.hpp>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace pioc;
+using namespace pioc::tool;
+
+namespace {
+
+device_info eci_info(const std::string &spec, bool sim)
+{
+	device_info d;
+	d.spec = spec;
+	d.transport = sim ? "sim" : "kmod";
+	d.simulated = sim;
+	d.description = sim ? "modelled Enzian ECI (ThunderX-1 L2 + FPGA directory)" : "ECI window";
+	return d;
+}
+
+// ---------------------------------------------------------------- invoke
+
+struct invoke_opts {
+	bench_options common;
+	std::string variant = "5a", sizes = "8..16K", window;
+	bool shared = false, pipelined = false;
+	std::uint64_t line = 128, window_size = 0, channel = 0;
+};
+
+/** The timed loop, once per line-access policy (no backend branch inside). */
+template <class Inv, class Now>
+bench::histogram time_calls(Inv &inv, std::size_t n, std::uint64_t iters, std::uint64_t warmup, Now now)
+{
+	std::vector<std::uint8_t> req(n ? n : 1), resp(coherent::max_message);
+	for (std::size_t i = 0; i < n; ++i)
+		req[i] = static_cast<std::uint8_t>(i);
+	bench::histogram h;
+	for (std::uint64_t i = 0; i < warmup; ++i)
+		inv.call(req.data(), n, resp.data(), resp.size());
+	for (std::uint64_t i = 0; i < iters; ++i) {
+		double t0 = now();
+		inv.call(req.data(), n, resp.data(), resp.size());
+		h.record(static_cast<std::uint64_t>(now() - t0 + 0.5));
+	}
+	return h;
+}
+
+int cmd_invoke(int argc, char **argv)
+{
+	invoke_opts o;
+	o.common.iterations = 1000;
+	o.common.warmup = 10;
+	cli c("ecibench invoke", "synchronous invocations over two cache lines (paper Fig. 5)");
+	add_bench_options(c, o.common, opt_format | opt_cpu | opt_iterations | opt_quiet);
+	c.value("variant", "V", "5a (CPU-initiated, device-homed), 5b, 5c, 5d", o.variant);
+	c.value("sizes", "LIST", "payload sizes, 8 B .. 16 KiB (8,64,4K or 8..16K)", o.sizes, 's');
+	c.flag("shared", "the device answers Shared as asked (no Exclusive optimisation)", o.shared);
+	c.flag("pipelined", "all lines of a message in flight at once (data banks)", o.pipelined);
+	c.value("line", "BYTES", "cache-line size of the modelled CPU", o.line, 16, 4096);
+	c.value("window", "PATH", "an ECI window to mmap write-back (e.g. /dev/pioc/eci0); default: simulated",
+		o.window);
+	c.value("window-size", "BYTES", "bytes to map from --window (default: its size)", o.window_size);
+	c.value("channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
+	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
+		 "example: ecibench invoke --sizes 64 --shared --json");
+	if (!c.parse(argc, argv, 2))
+		return 0;
+	auto v = coherent::parse_variant(o.variant);
+	if (!v)
+		throw usage_error(fmt::format("--variant {}: expected 5a, 5b, 5c or 5d", o.variant));
+	auto sizes = parse_size_list(o.sizes);
+	for (auto s : sizes)
+		if (s == 0 || s > coherent::max_message)
+			throw usage_error(fmt::format("--sizes: {} is outside 1 B .. 16 KiB", s));
+	const bool sim = o.window.empty();
+	bench::report rep;
+	rep.tool = "ecibench invoke";
+	rep.device = sim ? "sim:eci" : o.window;
+	rep.transport = sim ? "sim" : "kmod";
+	rep.memory_type = "wb";
+	rep.simulated = sim;
+	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
+	rep.extra["variant"] = std::string(coherent::to_string(*v));
+	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
+	rep.extra["pipelined"] = o.pipelined;
+	const std::uint32_t data_lines = o.pipelined ? 128 : 0;
+
+	if (!sim) {
+		if (!coherent::cpu_initiated(*v))
+			throw error(errc::not_supported, "ecibench invoke: on a window only CPU-initiated variants "
+							 "(5a, 5c) are timed");
+		int fd = ::open(o.window.c_str(), O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			throw_os_error(fmt::format("ecibench: cannot open ECI window {}", o.window), errno);
+		struct stat st {};
+		::fstat(fd, &st);
+		std::uint64_t size = o.window_size ? o.window_size : static_cast<std::uint64_t>(st.st_size);
+		if (size == 0)
+			throw error(errc::invalid_argument,
+				    fmt::format("ecibench: {} has no size; give --window-size", o.window));
+		void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		::close(fd);
+		if (p == MAP_FAILED)
+			throw_os_error(fmt::format("ecibench: cannot map {} ({} bytes, write-back)", o.window, size),
+				       errno);
+		std::uint32_t line = static_cast<std::uint32_t>(o.line);
+		if (reinterpret_cast<std::uintptr_t>(p) % line)
+			throw error(errc::misaligned, fmt::format("ecibench: window {} is not {}-byte aligned", o.window, line));
+		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel), 64 * 1024,
+							 data_lines);
+		coherent::cpu_options co;
+		co.pipelined = o.pipelined;
+		coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
+		inv.resync();
+		hw_clock clk;
+		for (auto s : sizes) {
+			auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
+					    [&] { return double(clk.now_ns()); });
+			rep.results.push_back(bench::result::from("invoke", s, h));
+		}
+		::munmap(p, size);
+		emit(rep, o.common.format);
+		return 0;
+	}
+
+	rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", o.line}};
+	for (auto s : sizes) {
+		sim::eci::config sc;
+		sc.line_size = static_cast<std::uint32_t>(o.line);
+		sim::eci::system sys(sc);
+		sim::eci::engine_config ec;
+		ec.v = *v;
+		ec.answer_exclusive = !o.shared;
+		ec.data_lines = data_lines;
+		ec.channels = static_cast<std::uint32_t>(o.channel + 1);
+		sim::eci::proto_engine eng(sys, ec);
+		sys.cpu_spend(5000);
+		coherent::eci_sim_lines L(sys, eng.window_base());
+		auto lay = eng.channel_layout(static_cast<std::uint32_t>(o.channel));
+		coherent::cpu_options co;
+		co.pipelined = o.pipelined;
+		bench::histogram h;
+		sim::eci::counters c0;
+		if (coherent::cpu_initiated(*v)) {
+			coherent::invoker<coherent::eci_sim_lines> inv(L, lay, co);
+			std::vector<std::uint8_t> req(s, 0x5a), resp(coherent::max_message);
+			for (std::uint64_t i = 0; i < o.common.warmup; ++i)
+				inv.call(req.data(), s, resp.data(), resp.size());
+			c0 = sys.stats();
+			h = time_calls(inv, s, o.common.iterations, 0, [&] { return sys.now(); });
+		} else {
+			coherent::receiver<coherent::eci_sim_lines> rx(L, lay, co);
+			std::vector<std::uint8_t> buf(coherent::max_message);
+			auto one = [&] {
+				eng.post(static_cast<std::uint32_t>(o.channel), std::vector<std::uint8_t>(s, 0x5a));
+				return rx.receive(buf.data(), buf.size(), 1u << 20);
+			};
+			for (std::uint64_t i = 0; i < o.common.warmup; ++i)
+				one();
+			c0 = sys.stats();
+			for (std::uint64_t i = 0; i < o.common.iterations; ++i) {
+				double t0 = sys.now();
+				one();
+				h.record(static_cast<std::uint64_t>(sys.now() - t0 + 0.5));
+			}
+		}
+		auto d = sys.stats() - c0;
+		auto r = bench::result::from(coherent::cpu_initiated(*v) ? "invoke" : "receive", s, h);
+		double it = double(o.common.iterations);
+		r.extra["messages_per_op"] = double(d.link_messages()) / it;
+		r.extra["round_trips_per_op"] = double(d.round_trips) / it;
+		rep.results.push_back(std::move(r));
+	}
+	emit(rep, o.common.format);
+	return 0;
+}
+
+// ---------------------------------------------------------------- real threads
+
+struct aligned_buf {
+	void *p;
+	aligned_buf(std::size_t n, std::size_t a) : p(std::aligned_alloc(a, (n + a - 1) / a * a))
+	{
+		if (!p)
+			throw error(errc::os_error, "ecibench: out of memory");
+		std::memset(p, 0, (n + a - 1) / a * a);
+	}
+	~aligned_buf() { std::free(p); }
+};
+
+/** Starts the echo thread on another core than the timing thread. */
+std::string pin_peer(std::thread &t)
+{
+	auto cores = all_cores();
+	if (cores.size() < 2)
+		return "not pinned (one core)";
+	unsigned me = static_cast<unsigned>(sched_getcpu());
+	for (auto &c : cores)
+		if (c.os_index != me) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(c.os_index, &set);
+			if (pthread_setaffinity_np(t.native_handle(), sizeof set, &set) == 0)
+				return fmt::format("core {}", c.os_index);
+		}
+	return "not pinned";
+}
+
+template <class Echo, class Ping>
+bench::histogram pingpong(std::uint64_t iters, std::uint64_t warmup, Echo echo, Ping ping, std::string &peer)
+{
+	std::thread t([&] { echo(iters + warmup); });
+	peer = pin_peer(t);
+	hw_clock clk;
+	bench::histogram h;
+	for (std::uint64_t i = 0; i < iters + warmup; ++i) {
+		auto t0 = read_ticks();
+		ping(i);
+		auto t1 = read_ticks();
+		if (i >= warmup)
+			h.record(hw_clock::ticks_to_ns(t1 - t0));
+	}
+	t.join();
+	(void)clk;
+	return h;
+}
+
+int cmd_threads(int argc, char **argv, bool queue)
+{
+	bench_options common;
+	common.iterations = 100000;
+	common.warmup = 1000;
+	std::string what = queue ? "cq" : "floor,ff";
+	std::uint64_t entries = 64, line = coherent::host_line_size(), size = 8;
+	cli c(queue ? "ecibench queue" : "ecibench pingpong",
+	      queue ? "CNI cachable queue round trips between two cores (measured)"
+		    : "cache-line ping-pong between two cores: the floor, and FastForward (measured)");
+	add_bench_options(c, common, opt_format | opt_cpu | opt_iterations | opt_quiet);
+	if (!queue)
+		c.value("ops", "LIST", "floor (one line bounced), ff (FastForward queues)", what);
+	c.value("entries", "N", "ring entries per direction", entries, 2, 1u << 16);
+	c.value("line", "BYTES", "cache-line size (this machine's by default)", line, 16, 4096);
+	c.value("size", "BYTES", "message payload (up to line - 8)", size, 1, 4088);
+	if (!c.parse(argc, argv, 2))
+		return 0;
+	auto L = static_cast<std::uint32_t>(line);
+	if (size > L - 8)
+		throw usage_error(fmt::format("--size {}: a {}-byte line carries at most {} bytes", size, L, L - 8));
+	bench::report rep;
+	rep.tool = queue ? "ecibench queue" : "ecibench pingpong";
+	rep.device = "cores";
+	rep.transport = "shared memory";
+	rep.memory_type = "wb";
+	rep.simulated = false;
+	rep.cpu = pin_timing_thread(eci_info("cores", false), common);
+	rep.extra["line"] = L;
+	std::string peer;
+	auto ops = queue ? std::vector<std::string>{"cq"} : split_list(what, "--ops");
+	for (auto &op : ops) {
+		bench::histogram h;
+		std::size_t n = size;
+		if (op == "floor") {
+			aligned_buf b(L, L);
+			auto *w = static_cast<std::uint64_t *>(b.p);
+			auto ld = [w] { return std::atomic_ref<std::uint64_t>(*w).load(std::memory_order_acquire); };
+			auto st = [w](std::uint64_t v) { std::atomic_ref<std::uint64_t>(*w).store(v, std::memory_order_release); };
+			h = pingpong(
+				common.iterations, common.warmup,
+				[&](std::uint64_t k) {
+					for (std::uint64_t i = 0; i < k; ++i) {
+						for (coherent::backoff bo; ld() != 2 * i + 1;)
+							bo();
+						st(2 * i + 2);
+					}
+				},
+				[&](std::uint64_t i) {
+					st(2 * i + 1);
+					for (coherent::backoff bo; ld() != 2 * i + 2;)
+						bo();
+				},
+				peer);
+			n = 8;
+		} else if (op == "ff" || op == "cq") {
+			std::uint32_t e = static_cast<std::uint32_t>(entries);
+			std::size_t bytes = op == "ff" ? coherent::ff_queue::bytes(e, L) : coherent::cq::bytes(e, L);
+			aligned_buf b1(bytes, L), b2(bytes, L);
+			std::vector<std::uint8_t> m(n, 1);
+			if (op == "ff") {
+				coherent::ff_queue to(b1.p, e, L), from(b2.p, e, L);
+				h = pingpong(
+					common.iterations, common.warmup,
+					[&](std::uint64_t k) {
+						std::vector<std::uint8_t> buf(L);
+						for (std::uint64_t i = 0; i < k; ++i)
+							from.send(buf.data(), to.receive(buf.data(), buf.size()));
+					},
+					[&](std::uint64_t) {
+						to.send(m.data(), n);
+						std::uint8_t buf[4096];
+						from.receive(buf, sizeof buf);
+					},
+					peer);
+			} else {
+				coherent::cq to(b1.p, e, L), from(b2.p, e, L);
+				coherent::cq::sender ts(to), fs(from);
+				coherent::cq::receiver tr(to), fr(from);
+				h = pingpong(
+					common.iterations, common.warmup,
+					[&](std::uint64_t k) {
+						std::vector<std::uint8_t> buf(L);
+						for (std::uint64_t i = 0; i < k; ++i)
+							fs.send(buf.data(), tr.receive(buf.data(), buf.size()));
+					},
+					[&](std::uint64_t) {
+						ts.send(m.data(), n);
+						std::uint8_t buf[4096];
+						fr.receive(buf, sizeof buf);
+					},
+					peer);
+			}
+		} else {
+			throw usage_error(fmt::format("--ops: unknown '{}' (floor, ff)", op));
+		}
+		auto r = bench::result::from(op == "floor" ? "pingpong_floor" : op == "ff" ? "ff_roundtrip" : "cq_roundtrip", n, h);
+		rep.results.push_back(std::move(r));
+	}
+	rep.extra["peer"] = peer;
+	emit(rep, common.format);
+	return 0;
+}
+
+void usage(std::FILE *to)
+{
+	fmt::print(to, "usage: ecibench COMMAND [options]\n\n"
+		       "Coherent-interconnect messaging. 'invoke' runs the paper's Fig. 5 protocols on the\n"
+		       "modelled Enzian by default (SIMULATED time: link and directory model) or on an\n"
+		       "ECI window with --window; 'queue' and 'pingpong' run for real between two cores\n"
+		       "of this machine (measured time).\n\n"
+		       "commands:\n"
+		       "  invoke      Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)\n"
+		       "  queue       CNI cachable queue round trips between two cores\n"
+		       "  pingpong    raw cache-line ping-pong (the floor) and FastForward\n\n"
+		       "examples:\n"
+		       "  ecibench invoke --sizes 64                 # Fig. 6: ~900 ns simulated\n"
+		       "  ecibench invoke --sizes 64 --shared        # Fig. 6: the Shared answer\n"
+		       "  ecibench invoke --sizes 8..16K --json      # Fig. 7 shape\n"
+		       "  ecibench pingpong --cpu 1\n");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return exit_usage;
+	}
+	std::string_view cmd = argv[1];
+	if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+		usage(stdout);
+		return 0;
+	}
+	std::string prog = fmt::format("ecibench {}", cmd);
+	if (cmd == "invoke")
+		return run(prog, [&] { return cmd_invoke(argc, argv); });
+	if (cmd == "queue")
+		return run(prog, [&] { return cmd_threads(argc, argv, true); });
+	if (cmd == "pingpong")
+		return run(prog, [&] { return cmd_threads(argc, argv, false); });
+	fmt::print(stderr, "ecibench: unknown command '{}'\n", cmd);
+	usage(stderr);
+	return exit_usage;
+}
