@@ -3,6 +3,9 @@
 #include "transport/sim_transport.hpp"
 
 #include "sim/pio_dev.hpp"
+#include "sim/xdma/xdma_dev.hpp"
+
+#include <pioc/sim/host_memory.hpp>
 
 #include <pioc/error.hpp>
 #include <pioc/log.hpp>
@@ -20,6 +23,8 @@ const std::vector<sim_device_entry> &sim_devices()
 	static const std::vector<sim_device_entry> devs = [] {
 		std::vector<sim_device_entry> v;
 		v.push_back({"pio", "pioc PIO test image (behavioral model)", 0x10ee, 0x9038, sim::make_pio_dev});
+		v.push_back({"xdma", "XDMA (PG195) design: BAR0 PIO image, BAR1 XDMA config, 64 MiB card memory "
+				     "(behavioral model)", 0x10ee, 0x903f, sim::make_xdma_dev});
 		return v;
 	}();
 	return devs;
@@ -93,10 +98,14 @@ public:
 		void *p = std::aligned_alloc(4096, rounded);
 		if (!p)
 			throw std::bad_alloc();
-		// In simulation the bus address is the host address: the models
-		// reach host memory directly, as an IOMMU-less device would.
-		return dma_buffer{p, reinterpret_cast<std::uintptr_t>(p), size,
-				  std::shared_ptr<void>(p, [](void *q) { std::free(q); })};
+		// The bus address comes from the simulated host memory registry (an
+		// IOVA, not the CPU address): device models reach the buffer only
+		// through it, and forget it when the last copy of the buffer goes.
+		const std::uint64_t bus = sim::host_memory::instance().add(p, rounded);
+		return dma_buffer{p, bus, size, std::shared_ptr<void>(p, [bus](void *q) {
+					  sim::host_memory::instance().remove(bus);
+					  std::free(q);
+				  })};
 	}
 
 private:

@@ -1,0 +1,48 @@
+/** @file
+ * Simulated host memory as a device sees it: a registry of DMA buffers by bus
+ * address. The sim transport registers every buffer it hands out (with a bus
+ * address distinct from the CPU address, as an IOMMU would give), and device
+ * models reach host memory only through this registry, so a bad bus address
+ * becomes an unsupported request the model reports, not a segfault, and a
+ * driver that hands the device a CPU pointer is caught.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace pioc::sim {
+
+class host_memory {
+public:
+	/** The process-wide registry. */
+	static host_memory &instance();
+
+	/** Registers [cpu, cpu+size) and returns its bus address (4 KiB aligned,
+	 *  above 4 GiB, with unmapped guard space between buffers). */
+	std::uint64_t add(void *cpu, std::size_t size);
+	/** Forgets the buffer at bus address @p bus. */
+	void remove(std::uint64_t bus) noexcept;
+
+	/** CPU address of [bus, bus+n) if it lies inside one registered buffer, else nullptr. */
+	void *translate(std::uint64_t bus, std::size_t n) const noexcept;
+	/** Device read of host memory; false (nothing copied) for an unknown range. */
+	bool read(std::uint64_t bus, void *dst, std::size_t n) const noexcept;
+	/** Device write of host memory; false (nothing written) for an unknown range. */
+	bool write(std::uint64_t bus, const void *src, std::size_t n) noexcept;
+
+	std::size_t buffers() const noexcept;
+
+private:
+	struct range {
+		std::uint8_t *cpu;
+		std::size_t size;
+	};
+	mutable std::mutex mu_;
+	std::map<std::uint64_t, range> by_bus_;
+	std::uint64_t next_bus_ = 0x1'0000'0000ull;
+};
+
+} // namespace pioc::sim

@@ -1,0 +1,457 @@
+/** @file
+ * A user-space XDMA (PG195) descriptor DMA driver.
+ *
+ *  pioc::device dev = pioc::device::open("sim:xdma");
+ *  pioc::xdma::dma x(dev);                       // finds the config BAR, enumerates engines
+ *  auto buf = dev.alloc_dma(1 << 20);             // registered once: bus address known
+ *  auto &h2c = x.h2c(0);
+ *  h2c.set_completion(pioc::xdma::completion::writeback);
+ *  auto &req = h2c.prepare(buf, 0, 4096, 0x0);    // descriptors written once, reused
+ *  x.config().visit([&](const auto &io) {         // backend picked once, above the loop
+ *      auto ops = h2c.ops(io);
+ *      for (int i = 0; i < n; ++i) { ops.submit(req); ops.wait(req); }
+ *  });
+ *
+ * Everything that touches registers in the timed path is a template over the
+ * I/O view (pioc::mmio_io or pioc::sim_io): no virtual call, lock or branch on
+ * the backend inside the loop. Completion by poll-mode write-back, by the
+ * completed-descriptor count register, or by MSI-X interrupt through an
+ * eventfd; several requests in flight per channel (queued requests are
+ * chained into the next run). Errors are decoded from the status bits; a hung
+ * engine is detected by timeout, stopped, reset and reported.
+ */
+#pragma once
+
+#include <pioc/device.hpp>
+#include <pioc/error.hpp>
+#include <pioc/io.hpp>
+#include <pioc/regs/xdma.hpp>
+#include <pioc/xdma/descriptor.hpp>
+#include <pioc/xdma/sim_control.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace pioc::xdma {
+
+/** How a channel learns that a run finished. */
+enum class completion : std::uint8_t {
+	writeback, ///< the engine writes the completed count to host memory; the CPU polls it (no MMIO read)
+	count,     ///< the CPU polls the completed-descriptor count register (one MMIO read per poll)
+	interrupt, ///< MSI-X vector -> eventfd; the CPU sleeps in read()
+};
+std::string_view to_string(completion c) noexcept;
+/** "writeback"/"wb"/"poll", "count", "interrupt"/"irq"; throws otherwise. */
+completion completion_from(std::string_view s);
+
+/** One DMA engine as the identifier and alignment registers describe it. */
+struct engine_info {
+	bool c2h = false;
+	unsigned channel = 0;
+	bool stream = false;
+	unsigned version = 0;
+	unsigned addr_align = 1, len_granularity = 1, addr_bits = 64;
+	std::uint32_t id = 0;
+};
+
+/** Decodes engine status bits: "magic_stopped (...); read_error UR (...)". */
+std::string decode_status(std::uint32_t status);
+
+struct options {
+	int config_bar = -1;               ///< -1: find it by its identifier registers
+	unsigned ring_descriptors = 4096;  ///< descriptor slots per channel (32 B each)
+	std::uint32_t max_segment = 1u << 20; ///< bytes per descriptor
+	std::uint64_t timeout_ns = 100'000'000; ///< a run taking longer is a hung engine (simulated ns in sim)
+	/** Hardware: delivers MSI-X vector -> eventfd (the pioc module's PIOC_IOC_IRQ_SET).
+	 *  Not needed in simulation. */
+	std::function<void(unsigned vector, int fd)> bind_irq;
+};
+
+class channel;
+class dma;
+template <class IO> class channel_ops;
+
+/** A transfer prepared once: its descriptors stay in the channel's ring. */
+class request {
+public:
+	enum class state : std::uint8_t { idle, queued, running, done, failed };
+	state status() const noexcept { return st_; }
+	bool done() const noexcept { return st_ == state::done; }
+	bool failed() const noexcept { return st_ == state::failed; }
+	const std::string &error_message() const noexcept { return err_; }
+	std::uint64_t size() const noexcept { return len_; }
+	std::uint64_t host_bus() const noexcept { return host_bus_; }
+	std::uint64_t card_addr() const noexcept { return card_; }
+	std::size_t descriptors() const noexcept { return head_.count; }
+	const chain_head &head() const noexcept { return head_; }
+
+private:
+	friend class channel;
+	template <class IO> friend class channel_ops;
+	chain_head head_;
+	descriptor *last_ = nullptr;
+	std::uint64_t host_bus_ = 0, card_ = 0, len_ = 0;
+	state st_ = state::idle;
+	std::string err_;
+};
+
+/** Times of the last run (ns of the I/O view's clock), for phase breakdowns. */
+struct phases {
+	std::uint64_t build_ns = 0;    ///< linking the queued chains
+	std::uint64_t doorbell_ns = 0; ///< SGDMA registers + run bit
+	std::uint64_t complete_ns = 0; ///< doorbell done -> completion seen
+};
+
+class channel {
+public:
+	channel(const channel &) = delete;
+	channel &operator=(const channel &) = delete;
+	~channel();
+
+	const engine_info &info() const noexcept { return info_; }
+	/** "sim:xdma H2C0". */
+	const std::string &name() const noexcept { return name_; }
+	bool c2h() const noexcept { return info_.c2h; }
+
+	/** Chooses how completions are detected (programs control and interrupt registers). */
+	void set_completion(completion c);
+	completion mode() const noexcept { return mode_; }
+
+	/** Prepares a transfer between [off, off+len) of @p buf and card (AXI)
+	 *  address @p card: checks it, writes its descriptors into the ring once.
+	 *  Throws pioc::error naming device, channel, offset, size and rule. */
+	request &prepare(const dma_buffer &buf, std::uint64_t off, std::uint64_t len, std::uint64_t card);
+	/** Forgets every prepared request (none may be in flight) and frees the ring. */
+	void release_all();
+	std::size_t ring_free() const noexcept { return ring_slots_ - ring_used_; }
+
+	/** The timed-path operations on I/O view @p io (the config BAR's view). */
+	template <class IO> channel_ops<IO> ops(const IO &io) { return channel_ops<IO>(*this, io); }
+
+	/** Convenience (not for timed loops): one blocking transfer, prepared
+	 *  requests cached by (buffer, offset, length, card address). */
+	void transfer(const dma_buffer &buf, std::uint64_t off, std::uint64_t len, std::uint64_t card);
+
+	const phases &last_phases() const noexcept { return phases_; }
+	/** Runs started / hung engines recovered / error runs, since open. */
+	std::uint64_t runs() const noexcept { return runs_; }
+	std::uint64_t recoveries() const noexcept { return recoveries_; }
+	int eventfd() const noexcept { return efd_; }
+	unsigned vector() const noexcept { return vector_; }
+
+private:
+	friend class dma;
+	template <class IO> friend class channel_ops;
+	channel(dma &d, const engine_info &e, unsigned irq_bit);
+	void program();                 // (re)writes wb address, control, irq mask
+	std::string describe(const request &r) const;
+	/** Stops the engine (clearing run, waiting for busy to drop), clears its
+	 *  status and returns the full message for a run that failed with
+	 *  @p status because of @p why. Instantiated for mmio_io and sim_io. */
+	template <class IO> std::string recover(const IO &io, std::uint32_t status, const std::string &why);
+
+	dma *dma_;
+	engine_info info_;
+	std::string name_;
+	std::uint64_t eng_, sg_;        // register block offsets in the config BAR
+	unsigned irq_bit_, vector_ = 0;
+	dma_buffer ring_;
+	descriptor *ring_cpu_ = nullptr;
+	std::size_t ring_slots_ = 0, ring_used_ = 0;
+	volatile std::uint32_t *wb_ = nullptr;
+	std::uint64_t wb_bus_ = 0;
+	completion mode_ = completion::writeback;
+	std::uint32_t ctrl_ = 0;        // control value without RUN
+	int efd_ = -1;
+	std::deque<request> reqs_;
+	std::map<std::tuple<const void *, std::uint64_t, std::uint64_t, std::uint64_t>, request *> cache_;
+	// The run in flight.
+	std::vector<request *> pending_, running_;
+	std::uint32_t expected_ = 0;
+	bool busy_ = false;
+	std::uint64_t run_start_ = 0;
+	std::uint64_t sg_bus_ = ~0ull;  // SGDMA registers as last written
+	unsigned sg_adj_ = ~0u;
+	phases phases_;
+	std::uint64_t runs_ = 0, recoveries_ = 0;
+	std::uint64_t polls_ = 0;
+};
+
+/** The XDMA function: config BAR, engines, rings. Not copyable or movable. */
+class dma {
+public:
+	explicit dma(device &dev, options o = {});
+	~dma();
+	dma(const dma &) = delete;
+	dma &operator=(const dma &) = delete;
+
+	const std::string &name() const noexcept { return name_; }
+	unsigned config_bar() const noexcept { return bar_; }
+	const region &config() const noexcept { return cfg_; }
+	const options &opts() const noexcept { return opt_; }
+	/** Negotiated MPS / MRRS in bytes, from the config block. */
+	unsigned mps() const noexcept { return mps_; }
+	unsigned mrrs() const noexcept { return mrrs_; }
+	const std::vector<engine_info> &engines() const noexcept { return engines_; }
+	unsigned h2c_count() const noexcept { return unsigned(h2c_.size()); }
+	unsigned c2h_count() const noexcept { return unsigned(c2h_.size()); }
+	channel &h2c(unsigned ch);
+	channel &c2h(unsigned ch);
+	device &dev() noexcept { return *dev_; }
+	bool simulated() const noexcept { return dev_->simulated(); }
+	/** The simulated device's extras (nullptr on hardware). */
+	sim_control *sim() const noexcept { return sim_; }
+	/** A function-level reset (sim: the model's; hardware: sysfs reset), then
+	 *  every channel reprogrammed. For an engine that ignores being stopped. */
+	void function_reset();
+
+private:
+	friend class channel;
+	template <class IO> friend class channel_ops;
+	device *dev_;
+	options opt_;
+	std::string name_;
+	unsigned bar_ = 0;
+	region cfg_;
+	unsigned mps_ = 0, mrrs_ = 0;
+	std::vector<engine_info> engines_;
+	std::vector<std::unique_ptr<channel>> h2c_, c2h_;
+	sim_control *sim_ = nullptr;
+};
+
+/** Finds the XDMA config BAR of @p dev by its identifier registers (IRQ block
+ *  0x1FC2 at +0x2000, config block 0x1FC3 at +0x3000) among BARs of at least
+ *  32 KiB; -1 if none. Probing can upset some user BARs: pass the number
+ *  (options::config_bar) when known. */
+int find_config_bar(device &dev);
+
+// ---- the timed path ----------------------------------------------------------
+
+namespace detail {
+inline void cpu_relax() noexcept
+{
+#if defined(__x86_64__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	asm volatile("yield" ::: "memory");
+#endif
+}
+/** Time passes while the CPU polls host memory: hardware spins; in simulation
+ *  the CPU spends @p ns and the device runs up to the CPU's time. */
+inline void idle(const mmio_io &, std::uint64_t) noexcept { cpu_relax(); }
+inline void idle(const sim_io &io, std::uint64_t ns)
+{
+	io.link()->cpu_spend(double(ns));
+	io.link()->device().advance(io.now_ns());
+}
+/** Host-memory poll cost in simulation: a load that hits the cache until the
+ *  device's write invalidates the line. */
+constexpr std::uint64_t sim_poll_ns = 30;
+/** Blocks until eventfd @p fd is signalled or @p deadline (io clock) passes;
+ *  true if signalled. Hardware: poll() + read(). Simulation: the device runs
+ *  to its next event until the model has written the eventfd. */
+bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline);
+/** Consumes the eventfd's counter if it is non-zero; never blocks. */
+bool try_read_eventfd(int fd);
+bool wait_eventfd(const sim_io &io, int fd, std::uint64_t deadline, sim_control *sc);
+inline bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline, sim_control *)
+{
+	return wait_eventfd(io, fd, deadline);
+}
+} // namespace detail
+
+template <class IO> class channel_ops {
+public:
+	channel_ops(channel &c, const IO &io) : c_(c), io_(io) {}
+
+	/** Queues @p r; starts a run at once if the engine is idle. */
+	void submit(request &r)
+	{
+		if (r.st_ == request::state::queued || r.st_ == request::state::running)
+			throw error(errc::invalid_argument,
+				    c_.name_ + ": request already in flight: " + c_.describe(r));
+		r.st_ = request::state::queued;
+		c_.pending_.push_back(&r);
+		if (!c_.busy_)
+			start();
+	}
+
+	/** Checks the run in flight once; on completion marks its requests done
+	 *  and starts the queued ones. Returns how many requests completed.
+	 *  Throws on an engine error (after recovering the engine). */
+	std::size_t poll()
+	{
+		if (!c_.busy_)
+			return 0;
+		namespace r = regs::xdma;
+		switch (c_.mode_) {
+		case completion::writeback: {
+			detail::idle(io_, detail::sim_poll_ns);
+			const std::uint32_t w = *c_.wb_;
+			if (w & r::WB_ERROR)
+				fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
+					    "error flagged in write-back");
+			if ((w & r::WB_COUNT_MASK) < c_.expected_)
+				return check_timeout();
+			break;
+		}
+		case completion::count: {
+			const std::uint32_t n = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED);
+			if (n < c_.expected_) {
+				if ((++c_.polls_ & 15) == 0) {
+					const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
+					if (st & r::ST_ERRORS)
+						fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
+							    "error seen while polling the completed count");
+				}
+				return check_timeout();
+			}
+			break;
+		}
+		case completion::interrupt: {
+			if (!detail::wait_eventfd(io_, c_.efd_, c_.run_start_ + c_.dma_->opt_.timeout_ns, c_.dma_->sim_))
+				return check_timeout();
+			const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC);
+			if (st & r::ST_ERRORS)
+				fail(st, "error reported by interrupt");
+			if ((st & r::ST_BUSY) || !(st & r::ST_DESC_STOPPED))
+				return 0; // spurious: keep waiting
+			break;
+		}
+		}
+		io_.load_load(); // data and write-back seen before what the caller reads next
+		return finish();
+	}
+
+	/** Polls until @p r has completed; throws pioc::error if it failed. */
+	void wait(request &r)
+	{
+		while (r.st_ == request::state::queued || r.st_ == request::state::running)
+			poll();
+		if (r.st_ == request::state::failed)
+			throw error(errc::device_error, r.err_);
+	}
+
+	/** Polls until nothing is in flight. */
+	void drain()
+	{
+		while (c_.busy_)
+			poll();
+	}
+
+private:
+	void start()
+	{
+		namespace r = regs::xdma;
+		const std::uint64_t t0 = io_.now_ns();
+		auto &run = c_.running_;
+		run.swap(c_.pending_);
+		c_.pending_.clear();
+		std::uint32_t total = 0;
+		for (std::size_t i = 0; i < run.size(); ++i) {
+			request &q = *run[i];
+			if (i + 1 < run.size())
+				link(*q.last_, run[i + 1]->head_);
+			else if (!(q.last_->control & r::DESC_STOP))
+				unlink(*q.last_);
+			q.st_ = request::state::running;
+			total += std::uint32_t(q.head_.count);
+		}
+		c_.expected_ = total;
+		if (c_.mode_ == completion::writeback)
+			*c_.wb_ = 0;
+		io_.store_store(); // descriptors and write-back slot before the doorbell
+		const std::uint64_t t1 = io_.now_ns();
+		const chain_head &h = run.front()->head_;
+		if (h.bus != c_.sg_bus_) {
+			io_.template store<std::uint32_t>(c_.sg_ + r::SG_DESC_LO, std::uint32_t(h.bus));
+			io_.template store<std::uint32_t>(c_.sg_ + r::SG_DESC_HI, std::uint32_t(h.bus >> 32));
+			c_.sg_bus_ = h.bus;
+		}
+		if (h.adj != c_.sg_adj_) {
+			io_.template store<std::uint32_t>(c_.sg_ + r::SG_DESC_ADJ, h.adj);
+			c_.sg_adj_ = h.adj;
+		}
+		io_.template store<std::uint32_t>(c_.eng_ + r::ENG_CTRL, c_.ctrl_ | r::CTRL_RUN);
+		const std::uint64_t t2 = io_.now_ns();
+		c_.phases_.build_ns = t1 - t0;
+		c_.phases_.doorbell_ns = t2 - t1;
+		c_.run_start_ = t2;
+		c_.busy_ = true;
+		++c_.runs_;
+	}
+
+	std::size_t finish()
+	{
+		namespace r = regs::xdma;
+		// Run bit back to 0 so the next doorbell is a rising edge.
+		io_.template store<std::uint32_t>(c_.eng_ + r::ENG_CTRL, c_.ctrl_);
+		c_.phases_.complete_ns = io_.now_ns() - c_.run_start_;
+		const std::size_t n = c_.running_.size();
+		for (request *q : c_.running_)
+			q->st_ = request::state::done;
+		c_.running_.clear();
+		c_.busy_ = false;
+		if (!c_.pending_.empty())
+			start();
+		return n;
+	}
+
+	[[noreturn]] void fail(std::uint32_t status, const std::string &why)
+	{
+		const std::string msg = c_.recover(io_, status, why);
+		for (request *q : c_.running_) {
+			q->st_ = request::state::failed;
+			q->err_ = msg;
+		}
+		c_.running_.clear();
+		c_.busy_ = false;
+		if (!c_.pending_.empty())
+			start();
+		throw error(why.rfind("hung", 0) == 0 ? errc::timeout : errc::device_error, msg);
+	}
+
+	std::size_t check_timeout()
+	{
+		if (io_.now_ns() - c_.run_start_ < c_.dma_->opt_.timeout_ns)
+			return 0;
+		namespace r = regs::xdma;
+		const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
+		const std::uint32_t done = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED);
+		fail(st,
+			    "hung engine: no completion after " + std::to_string(c_.dma_->opt_.timeout_ns) + " ns (" +
+				    std::to_string(done) + " of " + std::to_string(c_.expected_) +
+				    " descriptors completed)");
+	}
+
+	channel &c_;
+	IO io_;
+};
+
+/** Waits on the interrupts of several channels at once through io_uring
+ *  (one read per eventfd in flight). Hardware and simulation alike. */
+class irq_group {
+public:
+	explicit irq_group(dma &d, std::vector<channel *> chans);
+	~irq_group();
+	irq_group(const irq_group &) = delete;
+	irq_group &operator=(const irq_group &) = delete;
+	/** Blocks until at least one channel's eventfd fires (or @p timeout_ns of
+	 *  the device clock passes); returns the channels that fired (their counter consumed). */
+	std::vector<channel *> wait(std::uint64_t timeout_ns);
+
+private:
+	struct impl;
+	std::unique_ptr<impl> p_;
+};
+
+} // namespace pioc::xdma

@@ -1,0 +1,69 @@
+// Simulated host memory: DMA buffers by bus address.
+#include <pioc/sim/host_memory.hpp>
+
+#include <cstring>
+
+namespace pioc::sim {
+
+host_memory &host_memory::instance()
+{
+	static host_memory m;
+	return m;
+}
+
+std::uint64_t host_memory::add(void *cpu, std::size_t size)
+{
+	std::lock_guard lk(mu_);
+	const std::uint64_t bus = next_bus_;
+	// 64 KiB granules plus a 64 KiB hole after each buffer: an overrun lands
+	// in unmapped bus space.
+	const std::uint64_t granule = 0x10000;
+	next_bus_ += ((size + granule - 1) / granule + 1) * granule;
+	by_bus_[bus] = range{static_cast<std::uint8_t *>(cpu), size};
+	return bus;
+}
+
+void host_memory::remove(std::uint64_t bus) noexcept
+{
+	std::lock_guard lk(mu_);
+	by_bus_.erase(bus);
+}
+
+void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
+{
+	std::lock_guard lk(mu_);
+	auto it = by_bus_.upper_bound(bus);
+	if (it == by_bus_.begin())
+		return nullptr;
+	--it;
+	const std::uint64_t off = bus - it->first;
+	if (off > it->second.size || n > it->second.size - off)
+		return nullptr;
+	return it->second.cpu + off;
+}
+
+bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexcept
+{
+	const void *p = translate(bus, n);
+	if (!p)
+		return false;
+	std::memcpy(dst, p, n);
+	return true;
+}
+
+bool host_memory::write(std::uint64_t bus, const void *src, std::size_t n) noexcept
+{
+	void *p = translate(bus, n);
+	if (!p)
+		return false;
+	std::memcpy(p, src, n);
+	return true;
+}
+
+std::size_t host_memory::buffers() const noexcept
+{
+	std::lock_guard lk(mu_);
+	return by_bus_.size();
+}
+
+} // namespace pioc::sim

@@ -1,0 +1,651 @@
+// Behavioral model of the XDMA engine (PG195) as a discrete-event simulation:
+// register map of regs/xdma.hpp, descriptor fetch from simulated host memory
+// in adjacent blocks, magic / length / alignment checks, data movement to and
+// from card memory, completed count, poll-mode write-back, MSI-X interrupts
+// through eventfds, and error injection.
+#include "sim/xdma/xdma_dev.hpp"
+
+#include <pioc/error.hpp>
+#include <pioc/log.hpp>
+#include <pioc/pcie_model.hpp>
+#include <pioc/sim/host_memory.hpp>
+
+#include <fmt/format.h>
+
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace pioc::xdma {
+std::string_view to_string(fault f) noexcept
+{
+	switch (f) {
+	case fault::none: return "none";
+	case fault::bad_magic: return "bad_magic";
+	case fault::misalign: return "misalign";
+	case fault::read_error: return "read_error";
+	case fault::write_error: return "write_error";
+	case fault::desc_error: return "desc_error";
+	case fault::stuck: return "stuck";
+	case fault::stuck_hard: return "stuck_hard";
+	}
+	return "?";
+}
+} // namespace pioc::xdma
+
+namespace pioc::sim {
+
+namespace r = pioc::regs::xdma;
+
+namespace {
+constexpr std::uint64_t config_bar_size = 0x10000; // 64 KiB
+constexpr unsigned user_bar = 0, config_bar = 1;
+constexpr double axi_mhz = 250;
+} // namespace
+
+xdma_dev::xdma_dev(xdma_config c) : cfg_(c)
+{
+	if (cfg_.h2c_channels > r::max_channels || cfg_.c2h_channels > r::max_channels)
+		throw error(errc::invalid_argument, "xdma model: at most 4 channels per direction");
+	void *p = mmap(nullptr, cfg_.card_memory, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		throw_os_error(fmt::format("xdma model: reserving {} bytes of card memory", cfg_.card_memory), errno);
+	card_ = static_cast<std::uint8_t *>(p); // pages are committed when first touched
+	vector_fd_.fill(-1);
+	pcie_model::params mp;
+	mp.gen = cfg_.gen;
+	mp.lanes = cfg_.lanes;
+	mp.mps = cfg_.mps;
+	mp.mrrs = cfg_.mrrs;
+	pcie_model::model m(mp);
+	// Large-transfer effective bandwidth in bytes per ns (Gb/s / 8).
+	bytes_per_ns_read_ = m.read_gbps(1 << 20) / 8;
+	bytes_per_ns_write_ = m.write_gbps(1 << 20) / 8;
+	h2c_.resize(cfg_.h2c_channels);
+	c2h_.resize(cfg_.c2h_channels);
+	for (unsigned i = 0; i < h2c_.size(); ++i)
+		h2c_[i].ch = i;
+	for (unsigned i = 0; i < c2h_.size(); ++i) {
+		c2h_[i].ch = i;
+		c2h_[i].c2h = true;
+	}
+	reset_registers();
+}
+
+xdma_dev::~xdma_dev()
+{
+	munmap(card_, cfg_.card_memory);
+}
+
+void xdma_dev::reset_registers()
+{
+	for (auto *v : {&h2c_, &c2h_})
+		for (auto &e : *v) {
+			const bool c2h = e.c2h;
+			const unsigned ch = e.ch;
+			const std::uint64_t gen = e.gen + 1;
+			e = engine{};
+			e.c2h = c2h;
+			e.ch = ch;
+			e.gen = gen;
+		}
+	user_en_ = chan_en_ = chan_req_ = 0;
+	user_vec_.fill(0);
+	chan_vec_.fill(0);
+}
+
+void xdma_dev::function_reset()
+{
+	reset_registers();
+	q_ = {};
+}
+
+std::uint64_t xdma_dev::bar_size(unsigned bar) const
+{
+	if (bar == user_bar)
+		return user_.bar_size(0);
+	return bar == config_bar ? config_bar_size : 0;
+}
+
+void xdma_dev::schedule(double t, std::function<void()> fn)
+{
+	q_.push(event{t, seq_++, std::move(fn)});
+}
+
+void xdma_dev::advance(std::uint64_t t_ns)
+{
+	const double t = double(t_ns);
+	while (!q_.empty() && q_.top().t <= t) {
+		event ev = q_.top();
+		q_.pop();
+		now_ = std::max(now_, ev.t);
+		ev.fn();
+	}
+	now_ = std::max(now_, t);
+}
+
+std::uint64_t xdma_dev::next_event_ns() const noexcept
+{
+	if (q_.empty())
+		return std::numeric_limits<std::uint64_t>::max();
+	return std::uint64_t(q_.top().t + 0.999);
+}
+
+void xdma_dev::bind_vector(unsigned vector, int fd)
+{
+	if (vector >= vector_fd_.size())
+		throw error(errc::out_of_range, fmt::format("sim:xdma: MSI-X vector {} is not 0..31", vector));
+	vector_fd_[vector] = fd;
+}
+
+void xdma_dev::inject(bool c2h, unsigned channel, xdma::fault f)
+{
+	auto &v = c2h ? c2h_ : h2c_;
+	if (channel >= v.size())
+		throw error(errc::out_of_range, fmt::format("sim:xdma: no {} channel {}", c2h ? "C2H" : "H2C", channel));
+	v[channel].fault = f;
+}
+
+std::uint8_t *xdma_dev::card_memory(std::uint64_t addr, std::size_t len)
+{
+	if (addr > cfg_.card_memory || len > cfg_.card_memory - addr)
+		return nullptr;
+	return card_ + addr;
+}
+
+xdma_dev::engine *xdma_dev::engine_at(std::uint64_t off, bool sgdma)
+{
+	const unsigned target = unsigned(off >> 12) & 0xf, ch = unsigned(off >> 8) & 0xf;
+	const bool c2h = sgdma ? target == r::target_c2h_sgdma : target == r::target_c2h;
+	auto &v = c2h ? c2h_ : h2c_;
+	return ch < v.size() ? &v[ch] : nullptr;
+}
+
+unsigned xdma_dev::irq_bit(const engine &e) const
+{
+	return r::chan_irq_bit(e.c2h, e.ch, unsigned(h2c_.size()));
+}
+
+// ---- registers -------------------------------------------------------------
+
+std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
+{
+	const unsigned target = unsigned(off >> 12) & 0xf;
+	const std::uint64_t reg = off & 0xff;
+	switch (target) {
+	case r::target_h2c:
+	case r::target_c2h: {
+		engine *e = engine_at(off, false);
+		if (!e)
+			return 0;
+		switch (reg) {
+		case r::ENG_ID: return r::id_make(target, cfg_.stream, e->ch, 6);
+		case r::ENG_CTRL:
+		case r::ENG_CTRL_W1S:
+		case r::ENG_CTRL_W1C: return e->ctrl;
+		case r::ENG_STATUS: return e->status | (e->busy ? r::ST_BUSY : 0);
+		case r::ENG_STATUS_RC: {
+			const std::uint32_t s = e->status | (e->busy ? r::ST_BUSY : 0);
+			e->status = 0;
+			chan_req_ &= ~(1u << irq_bit(*e));
+			return s;
+		}
+		case r::ENG_COMPLETED: return e->completed;
+		case r::ENG_ALIGN:
+			return (cfg_.addr_align << 16) | (cfg_.len_granularity << 8) | cfg_.addr_bits;
+		case r::ENG_WB_LO: return e->wb_lo;
+		case r::ENG_WB_HI: return e->wb_hi;
+		case r::ENG_IRQ_MASK:
+		case r::ENG_IRQ_MASK_W1S:
+		case r::ENG_IRQ_MASK_W1C: return e->irq_mask;
+		case r::ENG_PERF_CTRL: return e->perf_ctrl;
+		case r::ENG_PERF_CYC_LO:
+		case r::ENG_PERF_CYC_HI: {
+			const std::uint64_t cyc = (e->perf_ctrl & 1) ? std::uint64_t((t - e->perf_start) * axi_mhz / 1000) : 0;
+			return reg == r::ENG_PERF_CYC_LO ? std::uint32_t(cyc) : std::uint32_t(cyc >> 32);
+		}
+		case r::ENG_PERF_DATA_LO:
+		case r::ENG_PERF_DATA_HI: {
+			const std::uint64_t beats = e->perf_bytes / 64;
+			return reg == r::ENG_PERF_DATA_LO ? std::uint32_t(beats) : std::uint32_t(beats >> 32);
+		}
+		default: return 0;
+		}
+	}
+	case r::target_h2c_sgdma:
+	case r::target_c2h_sgdma: {
+		engine *e = engine_at(off, true);
+		if (!e)
+			return 0;
+		switch (reg) {
+		case r::SG_ID: return r::id_make(target, cfg_.stream, e->ch, 6);
+		case r::SG_DESC_LO: return e->desc_lo;
+		case r::SG_DESC_HI: return e->desc_hi;
+		case r::SG_DESC_ADJ: return e->desc_adj;
+		case r::SG_DESC_CREDITS: return e->credits;
+		default: return 0;
+		}
+	}
+	case r::target_irq: {
+		const std::uint64_t o = off & 0xfff;
+		switch (o) {
+		case r::IRQ_ID: return r::id_make(r::target_irq, false, 0, 6);
+		case r::IRQ_USER_EN: return user_en_;
+		case r::IRQ_CHAN_EN: return chan_en_;
+		case r::IRQ_USER_REQ: return 0;
+		case r::IRQ_CHAN_REQ: return chan_req_;
+		case r::IRQ_USER_PENDING: return 0;
+		case r::IRQ_CHAN_PENDING: return chan_req_ & chan_en_;
+		default:
+			if (o >= r::IRQ_USER_VEC && o < r::IRQ_USER_VEC + 16)
+				return user_vec_[(o - r::IRQ_USER_VEC) / 4];
+			if (o >= r::IRQ_CHAN_VEC && o < r::IRQ_CHAN_VEC + 8)
+				return chan_vec_[(o - r::IRQ_CHAN_VEC) / 4];
+			return 0;
+		}
+	}
+	case r::target_config: {
+		switch (off & 0xfff) {
+		case r::CFG_ID: return r::id_make(r::target_config, false, 0, 6);
+		case r::CFG_BDF: return 0x0100; // 01:00.0
+		case r::CFG_MPS: return r::code_from_size(cfg_.mps);
+		case r::CFG_MRRS: return r::code_from_size(cfg_.mrrs);
+		case r::CFG_MSI_EN: return msi_en_;
+		case r::CFG_DATA_WIDTH: return cfg_.lanes >= 16 ? 3 : 2; // 512 / 256 bit
+		case r::CFG_AXI_MPS: return r::code_from_size(cfg_.mps);
+		case r::CFG_AXI_MRRS: return r::code_from_size(cfg_.mrrs);
+		default: return 0;
+		}
+	}
+	case r::target_sgdma_common:
+		return (off & 0xfff) == 0 ? r::id_make(r::target_sgdma_common, false, 0, 6) : 0;
+	default: return 0;
+	}
+}
+
+void xdma_dev::set_ctrl(engine &e, std::uint32_t v, double t)
+{
+	const bool was_run = e.ctrl & r::CTRL_RUN;
+	e.ctrl = v;
+	const bool run = v & r::CTRL_RUN;
+	if (!was_run && run)
+		start_run(e, t);
+	else if (was_run && !run)
+		stop_run(e, t);
+}
+
+void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
+{
+	const unsigned target = unsigned(off >> 12) & 0xf;
+	const std::uint64_t reg = off & 0xff;
+	switch (target) {
+	case r::target_h2c:
+	case r::target_c2h: {
+		engine *e = engine_at(off, false);
+		if (!e)
+			return;
+		switch (reg) {
+		case r::ENG_CTRL: set_ctrl(*e, v, t); return;
+		case r::ENG_CTRL_W1S: set_ctrl(*e, e->ctrl | v, t); return;
+		case r::ENG_CTRL_W1C: set_ctrl(*e, e->ctrl & ~v, t); return;
+		case r::ENG_STATUS: e->status &= ~v; return; // RW1C
+		case r::ENG_WB_LO: e->wb_lo = v; return;
+		case r::ENG_WB_HI: e->wb_hi = v; return;
+		case r::ENG_IRQ_MASK: e->irq_mask = v; return;
+		case r::ENG_IRQ_MASK_W1S: e->irq_mask |= v; return;
+		case r::ENG_IRQ_MASK_W1C: e->irq_mask &= ~v; return;
+		case r::ENG_PERF_CTRL:
+			if (v & 2)
+				e->perf_bytes = 0, e->perf_start = t;
+			if ((v & 1) && !(e->perf_ctrl & 1))
+				e->perf_start = t;
+			e->perf_ctrl = v & 1;
+			return;
+		default: return;
+		}
+	}
+	case r::target_h2c_sgdma:
+	case r::target_c2h_sgdma: {
+		engine *e = engine_at(off, true);
+		if (!e)
+			return;
+		switch (reg) {
+		case r::SG_DESC_LO: e->desc_lo = v; return;
+		case r::SG_DESC_HI: e->desc_hi = v; return;
+		case r::SG_DESC_ADJ: e->desc_adj = v & r::DESC_ADJ_MASK; return;
+		case r::SG_DESC_CREDITS: e->credits = v; return;
+		default: return;
+		}
+	}
+	case r::target_irq: {
+		const std::uint64_t o = off & 0xfff;
+		switch (o) {
+		case r::IRQ_USER_EN: user_en_ = v; return;
+		case r::IRQ_USER_EN_W1S: user_en_ |= v; return;
+		case r::IRQ_USER_EN_W1C: user_en_ &= ~v; return;
+		case r::IRQ_CHAN_EN: chan_en_ = v; return;
+		case r::IRQ_CHAN_EN_W1S: chan_en_ |= v; return;
+		case r::IRQ_CHAN_EN_W1C: chan_en_ &= ~v; return;
+		default:
+			if (o >= r::IRQ_USER_VEC && o < r::IRQ_USER_VEC + 16)
+				user_vec_[(o - r::IRQ_USER_VEC) / 4] = v & 0x1f1f1f1f;
+			else if (o >= r::IRQ_CHAN_VEC && o < r::IRQ_CHAN_VEC + 8)
+				chan_vec_[(o - r::IRQ_CHAN_VEC) / 4] = v & 0x1f1f1f1f;
+			return;
+		}
+	}
+	case r::target_config:
+		if ((off & 0xfff) == r::CFG_MSI_EN)
+			msi_en_ = v;
+		return;
+	default: return; // read-only or unmapped: dropped like any posted write
+	}
+}
+
+void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len, std::uint64_t t_ns)
+{
+	if (bar == user_bar) {
+		user_.posted_write(0, off, data, len, t_ns);
+		return;
+	}
+	advance(t_ns);
+	if (bar != config_bar || off + len > config_bar_size)
+		return;
+	if (off >= r::msix_base && off + len <= r::msix_base + msix_.size()) {
+		std::memcpy(msix_.data() + (off - r::msix_base), data, len);
+		return;
+	}
+	if (len != 4 || off % 4) {
+		log().warn("sim:xdma BAR1: {}-byte write at {:#x} dropped: registers take whole, aligned DWORDs", len,
+			   off);
+		return;
+	}
+	std::uint32_t v;
+	std::memcpy(&v, data, 4);
+	reg_write(off, v, double(t_ns));
+}
+
+std::uint64_t xdma_dev::read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns)
+{
+	if (bar == user_bar)
+		return user_.read(0, off, data, len, t_ns);
+	advance(t_ns);
+	std::memset(data, 0, len);
+	if (bar != config_bar || off + len > config_bar_size)
+		return t_ns;
+	if (off >= r::msix_base && off + len <= r::msix_base + msix_.size()) {
+		std::memcpy(data, msix_.data() + (off - r::msix_base), len);
+		return t_ns;
+	}
+	if (len != 4 || off % 4) {
+		log().warn("sim:xdma BAR1: {}-byte read at {:#x} answered with zeros: registers take whole, aligned DWORDs",
+			   len, off);
+		return t_ns;
+	}
+	const std::uint32_t v = reg_read(off, double(t_ns));
+	std::memcpy(data, &v, 4);
+	return t_ns;
+}
+
+// ---- the engine --------------------------------------------------------------
+
+double xdma_dev::xfer_ns(bool c2h, std::uint64_t bytes) const
+{
+	return double(bytes) / (c2h ? bytes_per_ns_write_ : bytes_per_ns_read_);
+}
+
+void xdma_dev::start_run(engine &e, double t)
+{
+	if (e.busy)
+		return;
+	++e.gen;
+	e.busy = true;
+	e.completed = 0;
+	e.status &= ~(r::ST_DESC_STOPPED | r::ST_DESC_COMPLETED | r::ST_IDLE_STOPPED);
+	e.next_bus = (std::uint64_t(e.desc_hi) << 32) | e.desc_lo;
+	e.next_adj = e.desc_adj;
+	e.block.clear();
+	e.block_pos = 0;
+	e.cursor = t + cfg_.engine_start_ns;
+	e.last_done = t;
+	const xdma::fault f = e.fault;
+	if (f == xdma::fault::stuck || f == xdma::fault::stuck_hard) {
+		// Busy with nothing completed, as reported on real boards.
+		e.fault = xdma::fault::none;
+		e.hard_stuck = f == xdma::fault::stuck_hard;
+		return;
+	}
+	const std::uint64_t gen = e.gen;
+	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+}
+
+void xdma_dev::stop_run(engine &e, double t)
+{
+	(void)t;
+	if (!e.busy)
+		return;
+	if (e.hard_stuck)
+		return; // ignores the stop: only a function reset recovers it
+	// The engine finishes nothing more of this run; pending events go stale.
+	++e.gen;
+	e.busy = false;
+	e.status |= r::ST_IDLE_STOPPED;
+}
+
+void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
+{
+	log().debug("sim:xdma {}{}: run failed, status bits {:#x}", e.c2h ? "C2H" : "H2C", e.ch, bits);
+	++e.gen;
+	e.busy = false;
+	e.status |= bits;
+	write_back(e, t, true);
+	raise(e, bits, t);
+}
+
+void xdma_dev::finish(engine &e, double t)
+{
+	e.busy = false;
+	e.status |= r::ST_DESC_STOPPED;
+	++e.gen;
+	write_back(e, t, false);
+	raise(e, r::ST_DESC_STOPPED, t);
+}
+
+void xdma_dev::write_back(engine &e, double t, bool err)
+{
+	if (!(e.ctrl & r::CTRL_POLL_WB))
+		return;
+	const std::uint64_t wb = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
+	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
+	// A posted write: visible in host memory one link traversal later.
+	schedule(t + cfg_.one_way_ns, [wb, word, ch = e.ch, c2h = e.c2h] {
+		if (!host_memory::instance().write(wb, &word, sizeof word))
+			log().warn("sim:xdma {}{}: write-back to bus address {:#x} hit no host memory (UR)",
+				   c2h ? "C2H" : "H2C", ch, wb);
+	});
+}
+
+void xdma_dev::raise(engine &e, std::uint32_t cause, double t)
+{
+	if (!(e.irq_mask & cause))
+		return;
+	const unsigned bit = irq_bit(e);
+	chan_req_ |= 1u << bit;
+	if (!(chan_en_ & (1u << bit)) || !msi_en_)
+		return;
+	const unsigned vec = (chan_vec_[bit / 4] >> (8 * (bit % 4))) & 0x1f;
+	const int fd = vector_fd_[vec];
+	if (fd < 0)
+		return;
+	schedule(t + cfg_.one_way_ns + cfg_.irq_ns, [fd] {
+		const std::uint64_t one = 1;
+		[[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+	});
+}
+
+void xdma_dev::fetch_block(engine &e)
+{
+	const unsigned n = e.next_adj + 1;
+	const std::uint64_t bus = e.next_bus;
+	e.block.clear();
+	e.block_pos = 0;
+	double t = e.cursor;
+	const double fetch_ns = 2 * cfg_.one_way_ns + cfg_.host_mem_ns + xfer_ns(false, 32ull * n);
+	if (e.fault == xdma::fault::desc_error) {
+		e.fault = xdma::fault::none;
+		fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, t + fetch_ns);
+		return;
+	}
+	if (bus % 32) {
+		fail(e, r::ST_MAGIC_STOPPED, t + fetch_ns);
+		return;
+	}
+	std::vector<r::descriptor> raw(n);
+	if (!host_memory::instance().read(bus, raw.data(), 32ull * n)) {
+		fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, t + fetch_ns);
+		return;
+	}
+	// A block that crosses 4 KiB is fetched as garbage past the boundary on
+	// real systems: the engine stops with MAGIC_STOPPED there.
+	const std::uint64_t boundary = (bus / r::DESC_BLOCK_BOUNDARY + 1) * r::DESC_BLOCK_BOUNDARY;
+	for (unsigned i = 0; i < n; ++i) {
+		const std::uint64_t b = bus + 32ull * i;
+		if (b >= boundary)
+			raw[i].control = 0;
+		if (i == 0 && e.fault == xdma::fault::bad_magic) {
+			e.fault = xdma::fault::none;
+			raw[i].control ^= 0x10000;
+		}
+		e.block.push_back({raw[i], b});
+	}
+	e.cursor = t + fetch_ns;
+}
+
+void xdma_dev::process(engine &e, const fetched &f)
+{
+	const r::descriptor &d = f.d;
+	const double t = e.cursor;
+	if (r::desc_magic(d.control) != r::DESC_MAGIC) {
+		fail(e, r::ST_MAGIC_STOPPED, t);
+		return;
+	}
+	const std::uint32_t len = d.length & r::DESC_MAX_LEN;
+	const std::uint64_t src = (std::uint64_t(d.src_hi) << 32) | d.src_lo;
+	const std::uint64_t dst = (std::uint64_t(d.dst_hi) << 32) | d.dst_lo;
+	if (len == 0) {
+		fail(e, r::ST_INVALID_LENGTH, t);
+		return;
+	}
+	bool misaligned = (src % cfg_.addr_align) || (dst % cfg_.addr_align) || (len % cfg_.len_granularity);
+	if (e.fault == xdma::fault::misalign) {
+		e.fault = xdma::fault::none;
+		misaligned = true;
+	}
+	if (misaligned) {
+		fail(e, r::ST_ALIGN_MISMATCH, t);
+		return;
+	}
+	const std::uint64_t host = e.c2h ? dst : src, card = e.c2h ? src : dst;
+	std::uint8_t *cm = card_memory(card, len);
+	double done;
+	if (!e.c2h) {
+		// H2C: read requests to host memory, completions back, write card memory.
+		void *hp = host_memory::instance().translate(host, len);
+		if (!hp || e.fault == xdma::fault::read_error) {
+			e.fault = xdma::fault::none;
+			fail(e, r::ERR_UR << r::ST_READ_ERROR_SHIFT, t + 2 * cfg_.one_way_ns);
+			return;
+		}
+		if (!cm || e.fault == xdma::fault::write_error) {
+			e.fault = xdma::fault::none;
+			fail(e, r::ERR_CA << r::ST_WRITE_ERROR_SHIFT, t + 2 * cfg_.one_way_ns + cfg_.host_mem_ns);
+			return;
+		}
+		std::memcpy(cm, hp, len);
+		e.cursor = t + cfg_.desc_ns + xfer_ns(false, len);
+		done = e.cursor + 2 * cfg_.one_way_ns + cfg_.host_mem_ns;
+	} else {
+		// C2H: read card memory, posted writes to host memory.
+		if (!cm || e.fault == xdma::fault::read_error) {
+			e.fault = xdma::fault::none;
+			fail(e, r::ERR_UR << r::ST_READ_ERROR_SHIFT, t + cfg_.card_mem_ns);
+			return;
+		}
+		void *hp = host_memory::instance().translate(host, len);
+		if (!hp || e.fault == xdma::fault::write_error) {
+			e.fault = xdma::fault::none;
+			fail(e, r::ERR_UR << r::ST_WRITE_ERROR_SHIFT, t + cfg_.card_mem_ns + cfg_.one_way_ns);
+			return;
+		}
+		std::memcpy(hp, cm, len);
+		e.cursor = t + cfg_.desc_ns + xfer_ns(true, len);
+		done = e.cursor + cfg_.card_mem_ns; // posted: the engine counts it when sent
+	}
+	e.perf_bytes += len;
+	done = std::max(done, e.last_done);
+	e.last_done = done;
+	const std::uint64_t gen = e.gen;
+	const bool stop = d.control & r::DESC_STOP, completed_flag = d.control & r::DESC_COMPLETED;
+	schedule(done, [this, &e, gen, stop, completed_flag] {
+		if (e.gen != gen)
+			return;
+		++e.completed;
+		if (completed_flag) {
+			e.status |= r::ST_DESC_COMPLETED;
+			if (!stop) {
+				write_back(e, now_, false);
+				raise(e, r::ST_DESC_COMPLETED, now_);
+			}
+		}
+		if (stop)
+			finish(e, now_);
+	});
+	if (stop)
+		e.block.clear(), e.block_pos = 0, e.next_bus = 0;
+}
+
+void xdma_dev::step(engine &e, std::uint64_t gen)
+{
+	if (e.gen != gen || !e.busy)
+		return;
+	if (e.block_pos >= e.block.size()) {
+		if (e.next_bus == 0 && e.completed > 0)
+			return; // stopped: the STOP descriptor's completion ends the run
+		fetch_block(e);
+		if (e.gen != gen)
+			return;
+	} else {
+		const fetched f = e.block[e.block_pos++];
+		const bool last_in_block = e.block_pos == e.block.size();
+		const bool stop = f.d.control & r::DESC_STOP;
+		process(e, f);
+		if (e.gen != gen)
+			return;
+		if (stop)
+			return; // nothing more to fetch
+		if (last_in_block) {
+			e.next_bus = (std::uint64_t(f.d.next_hi) << 32) | f.d.next_lo;
+			e.next_adj = r::desc_adj(f.d.control);
+			e.block.clear();
+			e.block_pos = 0;
+			if (e.next_bus == 0) {
+				// A chain that ends without STOP: the engine has nothing to fetch.
+				fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, e.cursor);
+				return;
+			}
+		}
+	}
+	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+}
+
+std::unique_ptr<target> make_xdma_dev()
+{
+	return std::make_unique<xdma_dev>();
+}
+
+} // namespace pioc::sim
