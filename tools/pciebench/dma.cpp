@@ -1,0 +1,333 @@
+// pciebench dma: the pcie-bench DMA suite on an XDMA engine, driven by the
+// pioc user-space XDMA driver (hardware or the simulated sim:xdma).
+//
+//  LAT_RD    one device read of host memory (H2C) at a time: doorbell -> completion seen
+//  LAT_WRRD  a device write to host memory (C2H) then a read of it back (H2C)
+//  BW_RD     H2C transfers with --queue-depth in flight, bytes / elapsed
+//  BW_WR     C2H likewise
+//  BW_RDWR   H2C and C2H at once on two channels
+//
+// Timed loops are templates over the I/O view, entered once via visit().
+#include "common/cli.hpp"
+
+#include <pioc/bench/histogram.hpp>
+#include <pioc/bench/report.hpp>
+#include <pioc/device.hpp>
+#include <pioc/pcie_model.hpp>
+#include <pioc/sim/pcie_link.hpp>
+#include <pioc/xdma/xdma.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+
+namespace pioc::tool {
+namespace {
+
+enum class test { lat_rd, lat_wrrd, bw_rd, bw_wr, bw_rdwr };
+constexpr std::pair<test, std::string_view> test_names[] = {
+	{test::lat_rd, "LAT_RD"}, {test::lat_wrrd, "LAT_WRRD"}, {test::bw_rd, "BW_RD"},
+	{test::bw_wr, "BW_WR"},   {test::bw_rdwr, "BW_RDWR"},
+};
+std::string_view name_of(test t)
+{
+	for (auto &[k, n] : test_names)
+		if (k == t)
+			return n;
+	return "?";
+}
+bool is_bw(test t) { return t == test::bw_rd || t == test::bw_wr || t == test::bw_rdwr; }
+
+enum class cache_mode { warm, thrash, host_warm };
+
+struct dma_opts {
+	bench_options common;
+	std::vector<test> tests;
+	std::vector<std::uint64_t> sizes;
+	std::uint64_t window = 8192, offset = 0, qd = 8, channel = 0, card = 0;
+	xdma::completion mode = xdma::completion::writeback;
+	cache_mode cache = cache_mode::warm;
+	std::optional<int> numa;
+	std::optional<int> bar;
+};
+
+/** Evicts [p, p+n) from the CPU caches (thrash), as pcie-bench's cold-cache runs. */
+void flush_lines(void *p, std::size_t n)
+{
+	auto *b = static_cast<std::uint8_t *>(p);
+	for (std::size_t i = 0; i < n; i += 64) {
+#if defined(__x86_64__)
+		asm volatile("clflush %0" : "+m"(*(volatile char *)(b + i)));
+#elif defined(__aarch64__)
+		asm volatile("dc civac, %0" ::"r"(b + i) : "memory");
+#endif
+	}
+	barrier::full();
+}
+
+void prepare_cache(cache_mode c, void *p, std::size_t n)
+{
+	if (c == cache_mode::thrash)
+		flush_lines(p, n);
+	else if (c == cache_mode::host_warm)
+		std::memset(p, 0x5a, n); // the CPU wrote the lines last: dirty in its cache
+	else {
+		volatile std::uint8_t sink = 0;
+		for (std::size_t i = 0; i < n; i += 64)
+			sink = sink + static_cast<volatile std::uint8_t *>(p)[i];
+	}
+}
+
+struct outcome {
+	bench::histogram lat, build, doorbell, complete;
+	double elapsed_ns = 0;
+	std::uint64_t bytes = 0;
+};
+
+struct slots {
+	std::vector<xdma::request *> h2c, c2h;
+};
+
+template <class IO>
+outcome run_latency(const IO &io, test t, xdma::channel &h2c, xdma::channel &c2h, slots &s, std::uint64_t warm,
+		    std::uint64_t iters)
+{
+	outcome out;
+	auto rd = h2c.ops(io);
+	auto wr = c2h.ops(io);
+	const std::size_t n = s.h2c.size();
+	for (std::uint64_t it = 0; it < warm + iters; ++it) {
+		xdma::request &r = *s.h2c[it % n];
+		const std::uint64_t t0 = io.now_ns();
+		if (t == test::lat_wrrd) {
+			xdma::request &w = *s.c2h[it % n];
+			wr.submit(w);
+			wr.wait(w);
+		}
+		rd.submit(r);
+		rd.wait(r);
+		const std::uint64_t t1 = io.now_ns();
+		if (it >= warm) {
+			out.lat.record(t1 - t0);
+			const auto &ph = h2c.last_phases();
+			out.build.record(ph.build_ns);
+			out.doorbell.record(ph.doorbell_ns);
+			out.complete.record(ph.complete_ns);
+		}
+	}
+	return out;
+}
+
+template <class IO>
+outcome run_bandwidth(const IO &io, test t, xdma::channel &h2c, xdma::channel &c2h, slots &s, std::uint64_t qd,
+		      std::uint64_t total, std::uint64_t size)
+{
+	outcome out;
+	auto rd = h2c.ops(io);
+	auto wr = c2h.ops(io);
+	const bool use_rd = t != test::bw_wr, use_wr = t != test::bw_rd;
+	std::deque<xdma::request *> rq, wq;
+	std::size_t next_r = 0, next_w = 0;
+	std::uint64_t issued = 0, done = 0;
+	auto issue = [&] {
+		// BW_RDWR alternates reads and writes, as pcie-bench does.
+		const bool read = use_rd && (!use_wr || issued % 2 == 0);
+		if (read) {
+			xdma::request *q = s.h2c[next_r++ % s.h2c.size()];
+			rq.push_back(q);
+			rd.submit(*q);
+		} else {
+			xdma::request *q = s.c2h[next_w++ % s.c2h.size()];
+			wq.push_back(q);
+			wr.submit(*q);
+		}
+		++issued;
+	};
+	const std::uint64_t t0 = io.now_ns();
+	std::uint64_t last = t0;
+	while (issued < total && issued < qd)
+		issue();
+	while (done < total) {
+		if (use_rd)
+			rd.poll();
+		if (use_wr)
+			wr.poll();
+		for (auto *dq : {&rq, &wq})
+			while (!dq->empty() && dq->front()->done()) {
+				dq->pop_front();
+				++done;
+				const std::uint64_t now = io.now_ns();
+				out.lat.record(now - last); // interval between completions
+				last = now;
+				if (issued < total)
+					issue();
+			}
+	}
+	out.elapsed_ns = double(io.now_ns() - t0);
+	out.bytes = total * size;
+	return out;
+}
+
+int run_dma(int argc, char **argv)
+{
+	dma_opts o;
+	o.common.device = "sim:xdma";
+	o.common.iterations = 2000;
+	o.common.warmup = 100;
+	std::string tests = "LAT_RD,LAT_WRRD,BW_RD,BW_WR,BW_RDWR", sizes = "64,256,1K,4K,16K,64K";
+	std::string cache = "warm", completion = "writeback";
+	cli c(argv[0], "pcie-bench DMA suite on an XDMA engine (user-space descriptor driver).");
+	add_bench_options(c, o.common, opt_device | opt_format | opt_cpu | opt_iterations | opt_quiet);
+	c.value("tests", "LIST", "LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR", tests, 't');
+	c.value("sizes", "LIST", "transfer sizes: 64,4K or 64..64K", sizes, 's');
+	c.value("window", "BYTES", "host buffer the transfers walk through (pcie-bench window size)", o.window, 1,
+		1ull << 30);
+	c.value("offset", "BYTES", "host offset of every transfer inside its slot (alignment studies)", o.offset, 0,
+		4095);
+	c.value("cache", "MODE", "host cache state before each run: warm, thrash (lines flushed) or host-warm "
+				 "(CPU wrote them last)",
+		cache);
+	c.option("numa", "NODE", "NUMA node of the buffers (the pioc module allocates on the device's node)",
+		 [&](std::string_view v) { o.numa = int(parse_count(v)); });
+	c.value("completion", "MODE", "writeback (poll host memory), count (poll the register) or interrupt "
+				      "(MSI-X -> eventfd)",
+		completion);
+	c.value("queue-depth", "N", "transfers in flight for BW_* (chained into runs)", o.qd, 1, 1024, 'Q');
+	c.value("channel", "N", "H2C/C2H channel pair to use (BW_RDWR and LAT_WRRD use both directions)", o.channel,
+		0, 3);
+	c.value("card-addr", "ADDR", "card (AXI) address of the device-side buffer", o.card);
+	c.option("bar", "N", "XDMA config BAR (default: found by its identifier registers)",
+		 [&](std::string_view v) { o.bar = int(parse_count(v)); });
+	c.epilog("latency rows: p50 etc. of doorbell -> completion seen (LAT_WRRD: both transfers); phase columns\n"
+		 "(bandwidth rows: percentiles are of the interval between completions)\n"
+		 "build/doorbell/complete_p50_ns split the H2C run. Bandwidth rows: gbps (10^9 bit/s) measured\n"
+		 "beside model_gbps from the pcie-bench model with the device's MPS/MRRS and link.\n"
+		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.");
+	if (!c.parse(argc, argv))
+		return exit_ok;
+	for (const auto &w : split_list(tests, "--tests")) {
+		auto it = std::find_if(std::begin(test_names), std::end(test_names),
+				       [&](auto &kv) { return kv.second == w; });
+		if (it == std::end(test_names))
+			throw usage_error(fmt::format("--tests: '{}' is not one of LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR", w));
+		o.tests.push_back(it->first);
+	}
+	o.sizes = parse_size_list(sizes);
+	if (cache == "warm")
+		o.cache = cache_mode::warm;
+	else if (cache == "thrash")
+		o.cache = cache_mode::thrash;
+	else if (cache == "host-warm")
+		o.cache = cache_mode::host_warm;
+	else
+		throw usage_error(fmt::format("--cache: '{}' is not warm, thrash or host-warm", cache));
+	o.mode = xdma::completion_from(completion);
+
+	device dev = device::open(o.common.device);
+	if (o.numa && !dev.simulated() && dev.info().numa_node >= 0 && *o.numa != dev.info().numa_node)
+		throw error(errc::not_supported,
+			    fmt::format("{}: --numa {}: DMA buffers come from the pioc module on the device's node {}",
+					dev.spec(), *o.numa, dev.info().numa_node));
+	xdma::options xo;
+	if (o.bar)
+		xo.config_bar = *o.bar;
+	xo.ring_descriptors = 8192;
+	xdma::dma x(dev, xo);
+	auto &h2c = x.h2c(unsigned(o.channel));
+	auto &c2h = x.c2h(unsigned(o.channel));
+	h2c.set_completion(o.mode);
+	c2h.set_completion(o.mode);
+
+	bench::report rep;
+	rep.tool = "pciebench dma";
+	rep.device = dev.spec();
+	rep.transport = dev.info().transport;
+	rep.memory_type = "dma";
+	rep.simulated = dev.simulated();
+	rep.cpu = pin_timing_thread(dev.info(), o.common);
+	rep.extra["completion"] = std::string(xdma::to_string(o.mode));
+	rep.extra["cache"] = cache;
+	rep.extra["window"] = o.window;
+	rep.extra["offset"] = o.offset;
+	rep.extra["queue_depth"] = o.qd;
+	rep.extra["numa_node"] = o.numa ? *o.numa : dev.info().numa_node;
+	rep.extra["mps"] = x.mps();
+	rep.extra["mrrs"] = x.mrrs();
+	rep.extra["config_bar"] = x.config_bar();
+	rep.extra["warmup"] = o.common.warmup;
+	const auto &li = dev.info().link;
+	pcie_model::params mp;
+	mp.gen = li.gen ? li.gen : 3;
+	mp.lanes = li.width ? li.width : 8;
+	mp.mps = x.mps();
+	mp.mrrs = x.mrrs();
+	pcie_model::model model(mp);
+	rep.extra["link"] = fmt::format("gen{} x{}", mp.gen, mp.lanes);
+	if (auto *l = dev.sim_link())
+		rep.extra["timing"] = l->timing().preset;
+	else
+		rep.extra["clock"] = "calibrated cycle counter";
+
+	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size(), o.common.quiet);
+	std::uint64_t step = 0;
+	for (std::uint64_t size : o.sizes) {
+		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
+		const std::uint64_t nslots = std::clamp<std::uint64_t>(o.window / stride, 1, 256);
+		const std::uint64_t span = nslots * stride;
+		auto buf = dev.alloc_dma(span + 4096);
+		std::memset(buf.cpu, 0x11, span);
+		h2c.release_all();
+		c2h.release_all();
+		slots s;
+		const std::uint64_t per = std::max<std::uint64_t>(nslots, o.qd);
+		for (std::uint64_t i = 0; i < per; ++i) {
+			const std::uint64_t off = (i % nslots) * stride + o.offset;
+			s.h2c.push_back(&h2c.prepare(buf, off, size, o.card + (i % nslots) * stride));
+			s.c2h.push_back(&c2h.prepare(buf, off, size, o.card + (i % nslots) * stride));
+		}
+		for (test t : o.tests) {
+			prog.step(++step, fmt::format("{} {} B", name_of(t), size));
+			prepare_cache(o.cache, buf.cpu, span);
+			outcome out = x.config().visit([&](const auto &io) {
+				if (is_bw(t)) {
+					(void)run_bandwidth(io, t, h2c, c2h, s, o.qd, std::min<std::uint64_t>(o.common.warmup, 64),
+							    size); // warm-up
+					return run_bandwidth(io, t, h2c, c2h, s, o.qd, o.common.iterations, size);
+				}
+				return run_latency(io, t, h2c, c2h, s, o.common.warmup, o.common.iterations);
+			});
+			bench::result r;
+			if (is_bw(t)) {
+				r = bench::result::from(std::string(name_of(t)), size, out.lat);
+				const double gbps = double(out.bytes) * 8 / out.elapsed_ns;
+				r.mbps = double(out.bytes) / out.elapsed_ns * 1e3;
+				r.extra["gbps"] = gbps;
+				const auto mr = model.evaluate(size);
+				// Device-initiated: H2C reads host memory (read), C2H writes it (write).
+				r.extra["model_gbps"] = t == test::bw_rd ? mr.read_gbps
+						       : t == test::bw_wr ? mr.write_gbps
+									  : mr.rdwr_rx_gbps + mr.rdwr_tx_gbps;
+				r.extra["ns_per_transfer"] = out.elapsed_ns / double(o.common.iterations);
+			} else {
+				r = bench::result::from(std::string(name_of(t)), size, out.lat);
+				r.extra["build_p50_ns"] = out.build.percentile(50);
+				r.extra["doorbell_p50_ns"] = out.doorbell.percentile(50);
+				r.extra["complete_p50_ns"] = out.complete.percentile(50);
+			}
+			rep.results.push_back(std::move(r));
+		}
+	}
+	prog.finish();
+	emit(rep, o.common.format);
+	return exit_ok;
+}
+
+} // namespace
+} // namespace pioc::tool
+
+int pciebench_dma(int argc, char **argv)
+{
+	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_dma(argc, argv); });
+}
