@@ -1,5 +1,7 @@
 // The XDMA driver: discovery, rings, request preparation, error decoding and
 // recovery. The timed path is in include/pioc/xdma/xdma.hpp (templates).
+#include "kmod/kmod_transport.hpp"
+
 #include <pioc/log.hpp>
 #include <pioc/sim/pcie_link.hpp>
 #include <pioc/xdma/xdma.hpp>
@@ -240,6 +242,18 @@ channel::channel(dma &d, const engine_info &e, unsigned irq_bit)
 		d.sim_->bind_vector(vector_, efd_);
 	else if (d.opt_.bind_irq)
 		d.opt_.bind_irq(vector_, efd_);
+	else if (auto *kt = dynamic_cast<kmod::transport *>(&d.dev_->get_transport())) {
+		// The pioc module: its eventfd for this MSI-X vector replaces ours.
+		try {
+			auto ev = std::shared_ptr<kmod::irq_event>(kt->irq(vector_));
+			::close(efd_);
+			efd_ = ev->fd();
+			irq_owner_ = std::move(ev);
+		} catch (const error &e) {
+			log().info("{}: no interrupt for vector {} ({}); interrupt completion unavailable", name_, vector_,
+				   e.what());
+		}
+	}
 	program();
 }
 
@@ -247,7 +261,7 @@ channel::~channel()
 {
 	if (dma_->sim_)
 		dma_->sim_->bind_vector(vector_, -1);
-	if (efd_ >= 0)
+	if (efd_ >= 0 && !irq_owner_)
 		::close(efd_);
 }
 
@@ -282,7 +296,7 @@ void channel::set_completion(completion m)
 {
 	if (busy_)
 		throw error(errc::invalid_argument, name_ + ": cannot change the completion mode with a run in flight");
-	if (m == completion::interrupt && !dma_->sim_ && !dma_->opt_.bind_irq)
+	if (m == completion::interrupt && !dma_->sim_ && !dma_->opt_.bind_irq && !irq_owner_)
 		throw error(errc::not_supported,
 			    name_ + ": interrupt completion needs MSI-X vectors delivered to eventfds (the pioc "
 				    "module's PIOC_IOC_IRQ_SET; options::bind_irq)");

@@ -71,8 +71,8 @@ struct options {
 	unsigned ring_descriptors = 4096;  ///< descriptor slots per channel (32 B each)
 	std::uint32_t max_segment = 1u << 20; ///< bytes per descriptor
 	std::uint64_t timeout_ns = 100'000'000; ///< a run taking longer is a hung engine (simulated ns in sim)
-	/** Hardware: delivers MSI-X vector -> eventfd (the pioc module's PIOC_IOC_IRQ_SET).
-	 *  Not needed in simulation. */
+	/** Hardware: delivers MSI-X vector -> eventfd. Default: the pioc module's
+	 *  PIOC_IOC_IRQ_SET when the device is opened through it; not needed in simulation. */
 	std::function<void(unsigned vector, int fd)> bind_irq;
 };
 
@@ -172,6 +172,7 @@ private:
 	completion mode_ = completion::writeback;
 	std::uint32_t ctrl_ = 0;        // control value without RUN
 	int efd_ = -1;
+	std::shared_ptr<void> irq_owner_; // the pioc module's eventfd for our vector, when used
 	std::deque<request> reqs_;
 	std::map<std::tuple<const void *, std::uint64_t, std::uint64_t, std::uint64_t>, request *> cache_;
 	// The run in flight.
