@@ -64,6 +64,19 @@ template <class F> void require_error(F f, errc code, std::vector<std::string> n
 	}
 }
 
+// The message only: for errors whose code belongs to another component.
+template <class F> void require_message(F f, std::vector<std::string> needles)
+{
+	try {
+		f();
+		FAIL("no pioc::error thrown");
+	} catch (const error &e) {
+		INFO(e.what());
+		for (const auto &n : needles)
+			CHECK(std::string(e.what()).find(n) != std::string::npos);
+	}
+}
+
 const device_info *by_bdf(const std::vector<device_info> &v, const std::string &bdf)
 {
 	auto it = std::find_if(v.begin(), v.end(), [&](const device_info &d) { return d.bdf == bdf; });
@@ -295,4 +308,31 @@ TEST_CASE("discovery of this machine's /sys agrees with the files libpci reads")
 		CHECK(d->driver == (lec ? std::string() : drv.filename().string()));
 	}
 	CHECK(found.size() == n);
+}
+
+TEST_CASE("dispatch: a function with a pioc device node opens through the module")
+{
+	fake_sysfs t;
+	populate(t);
+	scoped_env env("PIOC_SYSFS_ROOT", t.root().string());
+	const fs::path nodes = t.root() / "dev-pioc";
+	fs::create_directories(nodes);
+	scoped_env dev_env("PIOC_DEV_DIR", nodes.string());
+	// Not a real pioc node: a regular file, so the module's version
+	// handshake (an ioctl) fails. That error proves the kmod route was taken.
+	std::ofstream(nodes / "0000:0a:00.0").put('\0');
+
+	require_message([] { device::open("0000:0a:00.0"); }, {(nodes / "0000:0a:00.0").string(), "PIOC_IOC_VERSION"});
+	require_message([] { device::open("10ee:9038"); }, {"PIOC_IOC_VERSION"});
+	// sysfs: forces resource files even so.
+	CHECK(device::open("sysfs:0a:00.0").get_transport().name() == "sysfs");
+	// Without a node, plain BDFs use sysfs and kmod: says what is missing.
+	CHECK(device::open("0000:0c:00.0").get_transport().name() == "sysfs");
+	require_error([] { device::open("kmod:0000:0c:00.0"); }, errc::not_found,
+		      {(nodes / "0000:0c:00.0").string(), "bound to pioc"});
+
+	const auto known = list_devices(false);
+	REQUIRE(by_bdf(known, "0000:0a:00.0"));
+	CHECK(by_bdf(known, "0000:0a:00.0")->transport == "kmod");
+	CHECK(by_bdf(known, "0000:0c:00.0")->transport == "sysfs");
 }
