@@ -41,3 +41,20 @@ for k in ("fit_pio", "fit_dma"):
 assert x["fit_dma"]["offset_ns"] > x["fit_pio"]["offset_ns"]  # DMA pays a fixed setup cost
 assert x["crossover_bytes"] is not None and x["crossover_bytes"] > 0
 print("dma ok")
+
+# The stock-driver compatibility path, with a regular file standing in for
+# /dev/xdma0_h2c_0 and _c2h_0 (both name the same card memory).
+import os, tempfile
+with tempfile.TemporaryDirectory() as tmp:
+    h2c = os.path.join(tmp, "xdma0_h2c_0")
+    with open(h2c, "wb") as f:
+        f.truncate(1 << 20)
+    os.symlink(h2c, os.path.join(tmp, "xdma0_c2h_0"))
+    d = json.loads(run("dma", "--device", "xilinx:" + os.path.join(tmp, "xdma0"), "--sizes", "4K", "-n", "20",
+                       "--warmup", "2", "-Q", "4", "--json", "-q"))
+    assert d["transport"] == "xilinx-chardev" and d["simulated"] is False, d
+    assert [r["op"] for r in d["results"]] == ["LAT_RD", "LAT_WRRD", "BW_RD", "BW_WR", "BW_RDWR"]
+    assert all(r["p50_ns"] > 0 for r in d["results"])
+p = subprocess.run([exe, "dma", "--device", "xilinx:/nonexistent/xdma7"], capture_output=True, text=True)
+assert p.returncode == 1 and "/nonexistent/xdma7_h2c_0" in p.stderr, (p.returncode, p.stderr)
+print("xilinx compat ok")

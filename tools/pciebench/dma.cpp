@@ -14,7 +14,10 @@
 #include <pioc/bench/report.hpp>
 #include <pioc/device.hpp>
 #include <pioc/pcie_model.hpp>
+#include <pioc/place.hpp>
 #include <pioc/sim/pcie_link.hpp>
+#include <pioc/clock.hpp>
+#include <pioc/xdma/chardev.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <fmt/format.h>
@@ -170,6 +173,84 @@ outcome run_bandwidth(const IO &io, test t, xdma::channel &h2c, xdma::channel &c
 	return out;
 }
 
+/** The stock Xilinx driver's char devices ("xilinx:/dev/xdma0" or
+ *  "xilinx:/dev/xdma0:CHANNEL"): measured wall-clock time, kernel DMA path. */
+int run_xilinx(const dma_opts &o, const std::string &spec)
+{
+	std::string prefix = spec.substr(7);
+	unsigned ch = unsigned(o.channel);
+	if (auto colon = prefix.rfind(':'); colon != std::string::npos) {
+		ch = unsigned(parse_count(prefix.substr(colon + 1)));
+		prefix = prefix.substr(0, colon);
+	}
+	xdma::chardev::paths p{fmt::format("{}_h2c_{}", prefix, ch), fmt::format("{}_c2h_{}", prefix, ch),
+			       prefix + "_user"};
+	xdma::chardev cd(p, unsigned(o.qd));
+	bench::report rep;
+	rep.tool = "pciebench dma";
+	rep.device = spec;
+	rep.transport = "xilinx-chardev";
+	rep.memory_type = "dma";
+	rep.simulated = false;
+	rep.cpu = describe_current_cpu();
+	rep.extra["queue_depth"] = o.qd;
+	rep.extra["note"] = "stock Xilinx driver: pins pages per call, kernel completion; no phase breakdown";
+	const hw_clock clk;
+	for (std::uint64_t size : o.sizes) {
+		std::vector<std::uint8_t> buf(size * std::max<std::uint64_t>(o.qd, 1) + o.offset);
+		for (test t : o.tests) {
+			bench::histogram h;
+			double elapsed = 0;
+			if (!is_bw(t)) {
+				for (std::uint64_t it = 0; it < o.common.warmup + o.common.iterations; ++it) {
+					const std::uint64_t t0 = clk.now_ns();
+					if (t == test::lat_wrrd)
+						cd.read(o.card, buf.data() + o.offset, size);
+					cd.write(o.card, buf.data() + o.offset, size);
+					const std::uint64_t t1 = clk.now_ns();
+					if (it >= o.common.warmup)
+						h.record(t1 - t0);
+				}
+			} else {
+				std::uint64_t issued = 0, done = 0, last = clk.now_ns();
+				const std::uint64_t t0 = last;
+				auto issue = [&] {
+					const std::uint64_t slot = issued % o.qd;
+					const bool read = t == test::bw_rd || (t == test::bw_rdwr && issued % 2 == 0);
+					// Device-initiated naming: BW_RD = device reads host (H2C write()).
+					if (read)
+						cd.submit_write(o.card + slot * size, buf.data() + slot * size, size, issued);
+					else
+						cd.submit_read(o.card + slot * size, buf.data() + slot * size, size, issued);
+					++issued;
+				};
+				while (issued < o.common.iterations && issued < o.qd)
+					issue();
+				while (done < o.common.iterations) {
+					for (auto tag : cd.reap(1)) {
+						(void)tag;
+						++done;
+						const std::uint64_t now = clk.now_ns();
+						h.record(now - last);
+						last = now;
+						if (issued < o.common.iterations)
+							issue();
+					}
+				}
+				elapsed = double(clk.now_ns() - t0);
+			}
+			auto r = bench::result::from(std::string(name_of(t)), size, h);
+			if (elapsed > 0) {
+				r.mbps = double(size * o.common.iterations) / elapsed * 1e3;
+				r.extra["gbps"] = double(size * o.common.iterations) * 8 / elapsed;
+			}
+			rep.results.push_back(std::move(r));
+		}
+	}
+	emit(rep, o.common.format);
+	return exit_ok;
+}
+
 int run_dma(int argc, char **argv)
 {
 	dma_opts o;
@@ -204,7 +285,9 @@ int run_dma(int argc, char **argv)
 		 "(bandwidth rows: percentiles are of the interval between completions)\n"
 		 "build/doorbell/complete_p50_ns split the H2C run. Bandwidth rows: gbps (10^9 bit/s) measured\n"
 		 "beside model_gbps from the pcie-bench model with the device's MPS/MRRS and link.\n"
-		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.");
+		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.\n"
+		 "--device xilinx:/dev/xdma0[:CH] runs through the stock Xilinx driver's char devices\n"
+		 "(pwrite/pread, io_uring for --queue-depth; measured wall-clock time).");
 	if (!c.parse(argc, argv))
 		return exit_ok;
 	for (const auto &w : split_list(tests, "--tests")) {
@@ -225,6 +308,8 @@ int run_dma(int argc, char **argv)
 		throw usage_error(fmt::format("--cache: '{}' is not warm, thrash or host-warm", cache));
 	o.mode = xdma::completion_from(completion);
 
+	if (o.common.device.rfind("xilinx:", 0) == 0)
+		return run_xilinx(o, o.common.device);
 	device dev = device::open(o.common.device);
 	if (o.numa && !dev.simulated() && dev.info().numa_node >= 0 && *o.numa != dev.info().numa_node)
 		throw error(errc::not_supported,
