@@ -1,0 +1,104 @@
+// Bloom-filter hash unit (paper Sec. 6.5): k = 8 shift-add-xor hashes over
+// 128-byte elements, as defined in include/pioc/bloom_hash.hpp:
+//     h_i = SEED_i;  for each byte b in order: h_i ^= (h_i << SHL_i) + (h_i >> SHR_i) + b
+//
+// A pipeline of 128 / BPS identical stages, each folding BPS bytes into all 8
+// hashes (BPS = 2: 64 stages, 64 cycles of latency, as in the paper). It
+// accepts one element per cycle; fed from a 512-bit bus (two beats per
+// element) it runs at the paper's initiation interval of 2. The whole
+// pipeline stalls while the output is valid and not taken (global enable).
+// TAG travels with the element.
+module bloom_hash #(
+    parameter int BPS = 2,
+    parameter int TW  = 8
+) (
+    input  logic            clk,
+    input  logic            rst_n,
+    input  logic            in_valid,
+    output logic            in_ready,
+    input  logic [1023:0]   in_data,     // byte j at [8*j +: 8]
+    input  logic [TW-1:0]   in_tag,
+    output logic            out_valid,
+    input  logic            out_ready,
+    output logic [511:0]    out_hash,    // hash i at [64*i +: 64]
+    output logic [TW-1:0]   out_tag
+);
+    localparam int NS = 128 / BPS;
+
+    localparam logic [511:0] SEEDS = {
+        64'hf1bbcdcbfa53e0a8, 64'h538454127b096493, 64'hb54cda58fbbee87e, 64'h1715609f7c746c69,
+        64'h78dde6e5fd29f054, 64'hdaa66d2c7ddf743f, 64'h3c6ef372fe94f82a, 64'h9e3779b97f4a7c15};
+
+    // Chain s is the input of stage s and the output of stage s - 1.
+    logic [NS:0]          v;
+    logic [512*(NS+1)-1:0]  h;
+    logic [1024*(NS+1)-1:0] d;
+    logic [TW*(NS+1)-1:0]   t;
+
+    wire adv = !(v[NS] && !out_ready);
+    assign in_ready    = adv;
+    assign v[0]        = in_valid;
+    assign h[511:0]    = SEEDS;
+    assign d[1023:0]   = in_data;
+    assign t[TW-1:0]   = in_tag;
+
+    for (genvar s = 0; s < NS; s++) begin : g_stage
+        bloom_stage #(.BPS(BPS), .TW(TW)) u_stage (
+            .clk, .rst_n, .en(adv),
+            .in_v(v[s]), .in_h(h[512*s +: 512]), .in_d(d[1024*s +: 1024]), .in_t(t[TW*s +: TW]),
+            .out_v(v[s+1]), .out_h(h[512*(s+1) +: 512]), .out_d(d[1024*(s+1) +: 1024]),
+            .out_t(t[TW*(s+1) +: TW]));
+    end
+
+    assign out_valid = v[NS];
+    assign out_hash  = h[512*NS +: 512];
+    assign out_tag   = t[TW*NS +: TW];
+
+    wire unused = |d[1024*NS +: 1024];
+endmodule
+
+// One pipeline stage: folds bytes 0 .. BPS-1 of in_d into the 8 hashes and
+// shifts them out of the data it passes on.
+module bloom_stage #(
+    parameter int BPS = 2,
+    parameter int TW  = 8
+) (
+    input  logic           clk,
+    input  logic           rst_n,
+    input  logic           en,
+    input  logic           in_v,
+    input  logic [511:0]   in_h,
+    input  logic [1023:0]  in_d,
+    input  logic [TW-1:0]  in_t,
+    output logic           out_v,
+    output logic [511:0]   out_h,
+    output logic [1023:0]  out_d,
+    output logic [TW-1:0]  out_t
+);
+    logic [511:0] nh;
+    for (genvar i = 0; i < 8; i++) begin : g_hash
+        localparam int L = i == 0 ? 5 : i == 1 ? 6 : i == 2 ? 7 : i == 3 ? 4 :
+                           i == 4 ? 9 : i == 5 ? 3 : i == 6 ? 8 : 11;
+        localparam int R = i == 0 ? 2 : i == 1 ? 3 : i == 2 ? 1 : i == 3 ? 5 :
+                           i == 4 ? 2 : i == 5 ? 7 : i == 6 ? 4 : 3;
+        logic [64*(BPS+1)-1:0] x /* verilator split_var */;
+        assign x[63:0] = in_h[64*i +: 64];
+        for (genvar j = 0; j < BPS; j++) begin : g_byte
+            wire [63:0] a = x[64*j +: 64];
+            assign x[64*(j+1) +: 64] = a ^ ((a << L) + (a >> R) + {56'd0, in_d[8*j +: 8]});
+        end
+        assign nh[64*i +: 64] = x[64*BPS +: 64];
+    end
+
+    always_ff @(posedge clk) begin
+        if (!rst_n)  out_v <= 1'b0;
+        else if (en) out_v <= in_v;
+    end
+    always_ff @(posedge clk) begin
+        if (en) begin
+            out_h <= nh;
+            out_d <= {{(8*BPS){1'b0}}, in_d[1023:8*BPS]};
+            out_t <= in_t;
+        end
+    end
+endmodule

@@ -1,0 +1,166 @@
+// Control block of the PIO image: the registers of fpga/regmap/pio_dev.toml
+// below the windows (offsets and reset values from the generated package
+// pio_dev_pkg). A mem-bus target (see common/axi4_to_mem.sv) with one cycle
+// of read latency, except INVOKE_STATUS, which it holds:
+//
+//  * A read covering byte 0 of INVOKE_STATUS waits until an invocation result
+//    that has not been reported yet is ready, then answers
+//    STATUS_DONE | seq << 32 | result length and marks it reported (seq =
+//    INVOKE_COUNT after that invocation). If none is ready within
+//    INVOKE_TIMEOUT cycles of the read's arrival it answers NOT_READY and
+//    counts NOT_READY_COUNT. While it holds a read, `hold` is up and the
+//    image takes no other access (answers stay in order).
+//  * A 32-bit read of the upper half (0x100c) returns the upper half of the
+//    last answer, without side effect. Likewise a read of CYCLES covering its
+//    low half latches the high half, which a read of 0x1c returns.
+//  * DOORBELL fires on a write covering its byte 4 (the op); bytes 0-3 of an
+//    earlier 32-bit write to 0x1000 are used as the length.
+module pio_regs
+(
+    input  logic        clk,
+    input  logic        rst_n,
+    input  logic        req,          // m_valid && m_ready for this block
+    input  logic        we,
+    input  logic [12:2] addr,
+    input  logic [63:0] wdata,
+    input  logic [7:0]  wstrb,
+    output logic        rvalid,
+    output logic [63:0] rdata,
+    output logic        hold,
+    input  logic [63:0] cycles,
+    // invoke unit
+    output logic        start,
+    output logic [31:0] start_len,
+    output logic [7:0]  start_op,
+    output logic [31:0] cfg_delay,
+    input  logic        done,
+    input  logic [31:0] done_len
+);
+    logic [31:0] scratch, timeout, invoke_count, nr_count;
+    logic [31:0] cycles_hi;
+    logic [63:0] last_status;
+    logic [31:0] db_len;
+    logic        pending;        // unreported result
+    logic [31:0] pend_len;
+    logic [30:0] pend_seq;
+    logic [31:0] timer;
+
+    // Word index (offset[12:3]) and half (offset[2]) of every register, from the package.
+    localparam logic [31:0] O_ID = pio_dev_pkg::ID_OFF, O_VER = pio_dev_pkg::VERSION_OFF,
+        O_CAPS = pio_dev_pkg::CAPS_OFF, O_MHZ = pio_dev_pkg::CLOCK_MHZ_OFF,
+        O_SCR = pio_dev_pkg::SCRATCH_OFF, O_CYC = pio_dev_pkg::CYCLES_OFF,
+        O_TMO = pio_dev_pkg::INVOKE_TIMEOUT_OFF, O_DLY = pio_dev_pkg::INVOKE_DELAY_OFF,
+        O_CNT = pio_dev_pkg::INVOKE_COUNT_OFF, O_NRC = pio_dev_pkg::NOT_READY_COUNT_OFF,
+        O_DB = pio_dev_pkg::DOORBELL_OFF, O_ST = pio_dev_pkg::INVOKE_STATUS_OFF;
+    localparam logic [63:0] STATUS_DONE = pio_dev_pkg::STATUS_DONE;
+    localparam logic [63:0] NOT_READY = pio_dev_pkg::NOT_READY;
+    localparam logic [31:0] CAPS = 32'(pio_dev_pkg::CAP_INVOKE | pio_dev_pkg::CAP_BRAM | pio_dev_pkg::CAP_BLOOM);
+    localparam logic [31:0] VERSION = {pio_dev_pkg::VERSION_MAJOR, pio_dev_pkg::VERSION_MINOR};
+
+    function automatic logic [31:0] merge(input logic [31:0] old, input logic [63:0] d,
+                                         input logic [7:0] s, input logic hi);
+        logic [31:0] r;
+        for (int b = 0; b < 4; b++)
+            r[8*b +: 8] = s[(hi ? 4 : 0) + b] ? d[(hi ? 32 : 0) + 8*b +: 8] : old[8*b +: 8];
+        merge = r;
+    endfunction
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    // A 32-bit register's value placed in its half of the 64-bit word.
+    function automatic logic [63:0] at(input logic [31:0] off, input logic [31:0] val);
+        at = off[2] ? {val, 32'd0} : {32'd0, val};
+    endfunction
+
+    function automatic logic is(input logic [31:0] off, input logic [9:0] wd);
+        is = off[12:3] == wd;
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    wire [9:0] word = addr[12:3];
+    wire status_rd = req && !we && is(O_ST, word) && wstrb[0];
+    wire [63:0] status_now = STATUS_DONE | {1'b0, pend_seq, pend_len};
+
+    // Read value of the plain registers (CYCLES and INVOKE_STATUS handled below).
+    logic [63:0] rd_mux;
+    always_comb begin
+        rd_mux = '0;
+        if (is(O_ID, word))   rd_mux = rd_mux | at(O_ID, pio_dev_pkg::ID_VALUE);
+        if (is(O_VER, word))  rd_mux = rd_mux | at(O_VER, VERSION);
+        if (is(O_CAPS, word)) rd_mux = rd_mux | at(O_CAPS, CAPS);
+        if (is(O_MHZ, word))  rd_mux = rd_mux | at(O_MHZ, pio_dev_pkg::CLOCK_MHZ);
+        if (is(O_SCR, word))  rd_mux = rd_mux | at(O_SCR, scratch);
+        if (is(O_TMO, word))  rd_mux = rd_mux | at(O_TMO, timeout);
+        if (is(O_DLY, word))  rd_mux = rd_mux | at(O_DLY, cfg_delay);
+        if (is(O_CNT, word))  rd_mux = rd_mux | at(O_CNT, invoke_count);
+        if (is(O_NRC, word))  rd_mux = rd_mux | at(O_NRC, nr_count);
+        if (is(O_CYC, word))  rd_mux = addr[2] ? {cycles_hi, cycles[31:0]} : cycles;
+        if (is(O_ST, word))   rd_mux = last_status;
+    end
+
+    always_ff @(posedge clk) begin
+        start  <= 1'b0;
+        rvalid <= 1'b0;
+        if (!rst_n) begin
+            scratch      <= 32'(pio_dev_pkg::SCRATCH_RESET);
+            timeout      <= pio_dev_pkg::INVOKE_TIMEOUT_RESET;
+            cfg_delay    <= pio_dev_pkg::INVOKE_DELAY_RESET;
+            invoke_count <= pio_dev_pkg::INVOKE_COUNT_RESET;
+            nr_count     <= pio_dev_pkg::NOT_READY_COUNT_RESET;
+            cycles_hi    <= '0;
+            last_status  <= '0;
+            db_len       <= '0;
+            pending      <= 1'b0;
+            hold         <= 1'b0;
+        end else begin
+            if (done) begin
+                invoke_count <= invoke_count + 32'd1;
+                pending      <= 1'b1;
+                pend_len     <= done_len;
+                pend_seq     <= 31'(invoke_count + 32'd1);
+            end
+
+            if (req && we) begin
+                if (is(O_SCR, word)) scratch   <= merge(scratch, wdata, wstrb, O_SCR[2]);
+                if (is(O_TMO, word)) timeout   <= merge(timeout, wdata, wstrb, O_TMO[2]);
+                if (is(O_DLY, word)) cfg_delay <= merge(cfg_delay, wdata, wstrb, O_DLY[2]);
+                if (is(O_DB, word)) begin
+                    if (wstrb[4]) begin
+                        start     <= 1'b1;
+                        start_len <= merge(db_len, wdata, wstrb, 1'b0);
+                        start_op  <= wdata[39:32];
+                    end
+                    db_len <= merge(db_len, wdata, wstrb, 1'b0);
+                end
+            end
+
+            if (req && !we && !status_rd) begin
+                rvalid <= 1'b1;
+                rdata  <= rd_mux;
+                if (is(O_CYC, word) && !addr[2]) cycles_hi <= cycles[63:32];
+            end
+
+            // INVOKE_STATUS: answer at once if a result waits, else hold.
+            if (status_rd) begin
+                hold  <= 1'b1;
+                timer <= '0;
+            end
+            if (hold) begin
+                if (pending) begin
+                    hold        <= 1'b0;
+                    rvalid      <= 1'b1;
+                    rdata       <= status_now;
+                    last_status <= status_now;
+                    pending     <= done;    // a result finishing right now stays pending
+                end else if (timer >= timeout) begin
+                    hold        <= 1'b0;
+                    rvalid      <= 1'b1;
+                    rdata       <= NOT_READY;
+                    last_status <= NOT_READY;
+                    nr_count    <= nr_count + 32'd1;
+                end else begin
+                    timer <= timer + 32'd1;
+                end
+            end
+        end
+    end
+endmodule

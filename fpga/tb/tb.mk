@@ -1,0 +1,21 @@
+# Verilator + Catch2 testbenches: one binary per top, tb/test_<top>.cpp.
+# Included by fpga/Makefile (variables B, GEN, SRCS, JOBS, TIMEOUT from there).
+TB_TOPS    := pio_top axi_ram bloom_hash coh_top xdma_user_top cdc_handshake
+TB_CXXFLAGS := -std=c++20 -O1 -I$(CURDIR)/tb -I$(ROOT)/include -I$(GEN)
+TB_VFLAGS  := --cc --exe --build -j $(JOBS) -Wall -Wno-DECLFILENAME -O2 --x-assign unique --x-initial unique
+TB_RUN_TIMEOUT ?= 900
+
+tb: $(TB_TOPS:%=$(B)/tb/%.pass)
+
+$(B)/tb/catch_main.o: tb/common/catch_main.cpp
+	@mkdir -p $(@D)
+	$(CXX) -std=c++20 -O1 -c $< -o $@
+
+$(B)/tb/%/Vtb: $(SRCS) scripts/lint.vlt tb/test_%.cpp $(wildcard tb/*.hpp tb/common/*.hpp) $(B)/tb/catch_main.o
+	@mkdir -p $(@D)
+	$(TIMEOUT) 1200 $(VERILATOR) $(TB_VFLAGS) --top-module $* -Mdir $(@D)/obj -o ../Vtb \
+	    -CFLAGS "$(TB_CXXFLAGS)" scripts/lint.vlt $(SRCS) $(CURDIR)/tb/test_$*.cpp $(B)/tb/catch_main.o
+
+$(B)/tb/%.pass: $(B)/tb/%/Vtb
+	cd $(B)/tb/$* && $(TIMEOUT) $(TB_RUN_TIMEOUT) ./Vtb --durations yes -r compact
+	@touch $@
