@@ -1,7 +1,7 @@
 # Verilator + Catch2 testbenches: one binary per top, tb/test_<top>.cpp.
 # Included by fpga/Makefile (variables B, GEN, SRCS, JOBS, TIMEOUT from there).
 TB_TOPS    := pio_top axi_ram bloom_hash coh_top xdma_user_top cdc_handshake
-TB_CXXFLAGS := -std=c++20 -O1 -I$(CURDIR)/tb -I$(ROOT)/include -I$(GEN)
+TB_CXXFLAGS := -std=c++20 -O1 -I$(CURDIR)/tb -I$(ROOT)/include -I$(GEN) -I$(ROOT)/lib/rtl
 TB_VFLAGS  := --cc --exe --build -j $(JOBS) -Wall -Wno-DECLFILENAME -O2 --x-assign unique --x-initial unique
 TB_RUN_TIMEOUT ?= 900
 
@@ -11,10 +11,15 @@ $(B)/tb/catch_main.o: tb/common/catch_main.cpp
 	@mkdir -p $(@D)
 	$(CXX) -std=c++20 -O1 -c $< -o $@
 
-$(B)/tb/%/Vtb: $(SRCS) scripts/lint.vlt tb/test_%.cpp $(wildcard tb/*.hpp tb/common/*.hpp) $(B)/tb/catch_main.o
+# Extra C++ sources of a testbench (the lib/rtl port wrappers it tests).
+TB_EXTRA_coh_top := $(ROOT)/lib/rtl/coh_rtl.cpp
+
+.SECONDEXPANSION:
+.SECONDARY:
+$(B)/tb/%/Vtb: $(SRCS) scripts/lint.vlt tb/test_%.cpp $(wildcard tb/*.hpp tb/common/*.hpp $(ROOT)/lib/rtl/*.hpp) $$(TB_EXTRA_$$*) $(B)/tb/catch_main.o
 	@mkdir -p $(@D)
 	$(TIMEOUT) 1200 $(VERILATOR) $(TB_VFLAGS) --top-module $* -Mdir $(@D)/obj -o ../Vtb \
-	    -CFLAGS "$(TB_CXXFLAGS)" scripts/lint.vlt $(SRCS) $(CURDIR)/tb/test_$*.cpp $(B)/tb/catch_main.o
+	    -CFLAGS "$(TB_CXXFLAGS)" scripts/lint.vlt $(SRCS) $(CURDIR)/tb/test_$*.cpp $(TB_EXTRA_$*) $(B)/tb/catch_main.o
 
 $(B)/tb/%.pass: $(B)/tb/%/Vtb
 	cd $(B)/tb/$* && $(TIMEOUT) $(TB_RUN_TIMEOUT) ./Vtb --durations yes -r compact

@@ -141,6 +141,10 @@ template <class A> struct axi4_port {
  *  are issued in the order queued, a read only after all earlier writes
  *  have their B response (PCIe ordering, as XDMA's bridge keeps it). */
 template <class A> class axi4_master : public agent {
+	axi4_port<A> p_;   // declared first: the checkers below are built from name_
+	std::vector<std::string> *errors_;
+	std::string name_;
+
 public:
 	axi4_master(std::string name, axi4_port<A> p, std::mt19937_64 *rng, std::vector<std::string> *errors)
 		: p_(p), errors_(errors), name_(std::move(name)), c_aw(name_ + ".AW", errors),
@@ -382,9 +386,6 @@ private:
 		}
 	}
 
-	axi4_port<A> p_;
-	std::vector<std::string> *errors_;
-	std::string name_;
 	std::deque<burst> q_, w_, b_, r_;
 	std::deque<std::uint64_t> aw_;
 	unsigned wbeat_ = 0;
@@ -414,6 +415,10 @@ template <class A> struct axil_port {
  *  independently after random idle cycles, random BREADY/RREADY, checkers
  *  on all five channels. */
 template <class A> class axil_master : public agent {
+	axil_port<A> p_;   // declared first: the checkers below are built from name_
+	std::vector<std::string> *errors_;
+	std::string name_;
+
 public:
 	axil_master(std::string name, axil_port<A> p, std::mt19937_64 *rng, std::vector<std::string> *errors)
 		: p_(p), errors_(errors), name_(std::move(name)), c_aw(name_ + ".AW", errors),
@@ -503,9 +508,6 @@ private:
 		std::uint32_t *out;
 	};
 	void err(const std::string &s) { errors_->push_back(name_ + " @" + std::to_string(cycle) + ": " + s); }
-	axil_port<A> p_;
-	std::vector<std::string> *errors_;
-	std::string name_;
 	std::deque<op> q_;
 	op cur_{};
 	bool busy_ = false, aw_done_ = false, w_done_ = false, ar_sent_ = false;

@@ -1,0 +1,377 @@
+// Coherent invocation engine (Enzian): the device side of the paper's
+// Fig. 5a (CPU-initiated, device-homed) and Fig. 5b (device-initiated),
+// behind an interface that mirrors what the Enzian directory controller (DC)
+// gives an application for lines homed on the FPGA:
+//
+//   rdreq  DC -> engine  the CPU wants a line (id, line address, wants
+//                        Exclusive); the engine may hold it (stall the CPU)
+//   rdrsp  engine -> DC  the line's data for request id; excl = grant
+//                        Exclusive (also when Shared was asked)
+//   wrreq  DC -> engine  a write-back of a line (VICD, or the dirty data that
+//                        an LC/LCI pulled from the CPU), with byte enables
+//   wrrsp  engine -> DC  its acknowledgement
+//   lclreq engine -> DC  LC (inv = 0) / LCI (inv = 1): clean (and invalidate)
+//                        the line in the CPU's cache; locks it at the home
+//   lclrsp DC -> engine  LCA / LCIA; any dirty data arrived on wrreq before
+//   ulreq  engine -> DC  UL: unlock the line
+//
+// Addresses are byte offsets of 128-byte lines inside the engine's window.
+// Channel c owns lines  c * CHANNEL_STRIDE + {0, LINE1_OFF}  (coh_dev.toml);
+// channels 0 .. CPU_CHANNELS-1 are CPU-initiated, channel CPU_CHANNELS is
+// device-initiated. Any other line in the window reads as zeros and ignores
+// write-backs (acknowledged).
+//
+// Per channel one line is the trigger T (reset: line 0), the other R.
+// Fig. 5a: the CPU writes the request into R (held Exclusive, no traffic) and
+// loads T. The engine holds that read, issues LCI(R) to pull the request in,
+// UL(R) after the LCIA, runs OP (invoke_fn) on R's 128 bytes, waits DELAY
+// cycles and answers T with the result line: word 0 = STATUS_DONE |
+// seq << 32 | result length (seq counts results per channel from 1), bytes
+// 8..127 the first 120 bytes of the result (64 for BLOOM). T is granted
+// Exclusive when CONFIG.EXCLUSIVE is set. Then T and R swap roles: the CPU
+// holds the answered line and writes its next request there; the other line
+// is Invalid in its cache, so the next load of it reaches the engine.
+// Fig. 5b: a held load of T is answered with the next device message
+// (dmsg_*), word 0 = STATUS_DONE | seq << 32 | length; T and R swap, and the
+// engine reclaims (LCI + UL) the answered line so that the CPU's next load of
+// it, after the other line, misses again. The load of the other line is the
+// acknowledgement of the previous message.
+// A held read is answered (result or NOT_READY) only after the LCI of the
+// channel's other line has been acknowledged, so the CPU's next load, which
+// goes to that line, cannot hit a stale copy.
+// Not ready: a held read not answered within TIMEOUT cycles is answered with
+// word 0 = NOT_READY (rest zero); T and R swap and the engine reclaims the
+// answered line. The invocation continues; software loads the other line
+// (the new T) without writing a request and gets the result there.
+// A load of R (not the trigger) is answered at once with the line's content
+// (how software gets R Exclusive at start-up and after Shared answers).
+module coh_engine #(
+    parameter int AW   = 20,     // window offset bits
+    parameter int ID_W = 6
+) (
+    input  logic            clk,
+    input  logic            rst_n,
+    // configuration (control block)
+    input  logic            cfg_excl,
+    input  logic [7:0]      cfg_op,
+    input  logic [31:0]     cfg_timeout,
+    input  logic [31:0]     cfg_delay,
+    output logic            cnt_result,      // pulses: a result / message answer
+    output logic            cnt_not_ready,   //         a NOT_READY answer
+    // directory controller interface
+    input  logic            rdreq_valid,
+    output logic            rdreq_ready,
+    input  logic [ID_W-1:0] rdreq_id,
+    input  logic [AW-1:0]   rdreq_addr,
+    input  logic            rdreq_excl,
+    output logic            rdrsp_valid,
+    input  logic            rdrsp_ready,
+    output logic [ID_W-1:0] rdrsp_id,
+    output logic [1023:0]   rdrsp_data,
+    output logic            rdrsp_excl,
+    input  logic            wrreq_valid,
+    output logic            wrreq_ready,
+    input  logic [ID_W-1:0] wrreq_id,
+    input  logic [AW-1:0]   wrreq_addr,
+    input  logic [1023:0]   wrreq_data,
+    input  logic [127:0]    wrreq_be,
+    output logic            wrrsp_valid,
+    input  logic            wrrsp_ready,
+    output logic [ID_W-1:0] wrrsp_id,
+    output logic            lclreq_valid,
+    input  logic            lclreq_ready,
+    output logic [AW-1:0]   lclreq_addr,
+    output logic            lclreq_inv,
+    input  logic            lclrsp_valid,
+    output logic            lclrsp_ready,
+    input  logic [AW-1:0]   lclrsp_addr,
+    input  logic            lclrsp_inv,
+    output logic            ulreq_valid,
+    input  logic            ulreq_ready,
+    output logic [AW-1:0]   ulreq_addr,
+    // device-initiated messages (Fig. 5b channel)
+    input  logic            dmsg_valid,
+    output logic            dmsg_ready,
+    input  logic [959:0]    dmsg_data,
+    input  logic [6:0]      dmsg_len
+);
+    localparam int NCPU = int'(coh_dev_pkg::CPU_CHANNELS);
+    localparam int NCH  = NCPU + 1;
+    localparam int NL   = 2 * NCH;
+    localparam int CB   = $clog2(int'(coh_dev_pkg::CHANNEL_STRIDE));   // channel field starts here
+    localparam logic [63:0] STATUS_DONE = coh_dev_pkg::STATUS_DONE;
+    localparam logic [63:0] NOT_READY   = coh_dev_pkg::NOT_READY;
+    localparam logic [7:0]  OP_BLOOM    = 8'(pio_dev_pkg::OP_BLOOM);
+
+    // invocation state of a CPU channel
+    localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4;
+
+    // ---- line address decode: line index (2 * channel + line) or -1
+    function automatic int line_of(input logic [AW-1:0] a);
+        int l;
+        l = -1;
+        for (int c = 0; c < NCH; c++)
+            for (int k = 0; k < 2; k++)
+                if (a == AW'(c * (1 << CB) + k * int'(coh_dev_pkg::LINE1_OFF))) l = 2 * c + k;
+        line_of = l;
+    endfunction
+
+    function automatic logic [AW-1:0] addr_of(input int l);
+        addr_of = AW'((l / 2) * (1 << CB) + (l % 2) * int'(coh_dev_pkg::LINE1_OFF));
+    endfunction
+
+    // ---- state
+    logic [NL*1024-1:0] lines;        // the device's copy of every channel line
+    logic [NCH-1:0]     par;          // trigger line of channel c is 2c + par[c]
+    logic [NCH-1:0]     hold;         // a trigger read is held
+    logic [NCH*ID_W-1:0] hold_id;
+    logic [NCH*32-1:0]  timer;
+    logic [NCPU*3-1:0]  inv;          // invocation state
+    logic [NCPU-1:0]    fline;        // line the invocation fetches (R at its start)
+    logic [NCPU*32-1:0] dly;          // remaining DELAY cycles of a ready result
+    logic [NCH*31-1:0]  seq;          // results answered per channel
+    logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
+    logic [NL-1:0]      need_lci, lci_out, need_ul;
+    logic               rsp_reclaim;  // reclaim rsp_line when the answer in rdrsp is taken
+    int                 rsp_line;
+
+    // ---- function unit (shared by the CPU channels)
+    localparam int TW = $clog2(NCPU) + 1;
+    logic          f_in_valid, f_in_ready, f_out_valid;
+    logic [TW-1:0] f_in_tag, f_out_tag;
+    logic [1023:0] f_in_data, f_out_data;
+    logic [7:0]    f_out_nbytes;
+
+    always_comb begin
+        f_in_valid = 1'b0;
+        f_in_tag   = '0;
+        f_in_data  = '0;
+        for (int c = NCPU - 1; c >= 0; c--)
+            if (inv[3*c +: 3] == I_QUEUED) begin
+                f_in_valid = 1'b1;
+                f_in_tag   = TW'(c);
+                f_in_data  = lines[1024*(2*c + 32'(fline[c])) +: 1024];
+            end
+    end
+
+    invoke_fn #(.TW(TW)) u_fn (
+        .clk, .rst_n,
+        .in_valid(f_in_valid), .in_ready(f_in_ready), .in_op(cfg_op), .in_nbytes(8'd128),
+        .in_data(f_in_data), .in_tag(f_in_tag),
+        .out_valid(f_out_valid), .out_ready(1'b1), .out_data(f_out_data),
+        .out_nbytes(f_out_nbytes), .out_tag(f_out_tag));
+
+    // ---- answer selection: a held read that can be answered now
+    logic [NCH-1:0] reclaiming;   // LCI of channel c's non-trigger line not yet acknowledged
+    always_comb begin
+        for (int c = 0; c < NCH; c++)
+            reclaiming[c] = par[c] ? (need_lci[2*c] || lci_out[2*c]) : (need_lci[2*c+1] || lci_out[2*c+1]);
+    end
+
+    logic          ans_go;         // an answer of a held read is loaded this cycle
+    int            ans_c;
+    logic          ans_nr;         // it is NOT_READY
+    always_comb begin
+        ans_go = 1'b0;
+        ans_c  = 0;
+        ans_nr = 1'b0;
+        for (int c = NCH - 1; c >= 0; c--) begin
+            logic ready_now;
+            if (c < NCPU) ready_now = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
+            else          ready_now = dmsg_valid;
+            // Answer only once the other line is Invalid in the CPU's cache
+            // (its LCI acknowledged): the CPU's next load goes there.
+            if (hold[c] && !reclaiming[c] && (ready_now || timer[32*c +: 32] >= cfg_timeout)) begin
+                ans_go = 1'b1;
+                ans_c  = c;
+                ans_nr = !ready_now;
+            end
+        end
+        if (rdrsp_valid) ans_go = 1'b0;    // output register busy
+    end
+    assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr;
+
+    wire [1023:0] msg_line = {dmsg_data, STATUS_DONE | {57'd0, dmsg_len}};
+
+    // An incoming read is taken when no held answer wants the output register.
+    assign rdreq_ready = !rdrsp_valid && !ans_go;
+    wire   rd_take     = rdreq_valid && rdreq_ready;
+    int    rd_l;
+    assign rd_l = line_of(rdreq_addr);
+
+    assign wrreq_ready  = !wrrsp_valid;
+    wire   wr_take      = wrreq_valid && wrreq_ready;
+    int    wr_l;
+    assign wr_l = line_of(wrreq_addr);
+
+    assign lclrsp_ready = 1'b1;
+    int    lr_l;
+    assign lr_l = line_of(lclrsp_addr);
+
+    // ---- LCI and UL issue: lowest pending line first
+    int lci_pick, ul_pick;
+    always_comb begin
+        lci_pick = -1;
+        ul_pick  = -1;
+        for (int l = NL - 1; l >= 0; l--) begin
+            if (need_lci[l]) lci_pick = l;
+            if (need_ul[l])  ul_pick = l;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (!rst_n) begin
+            par          <= '0;
+            hold         <= '0;
+            inv          <= '0;
+            seq          <= '0;
+            need_lci     <= '0;
+            lci_out      <= '0;
+            need_ul      <= '0;
+            for (int l = 0; l < NL; l++) lines[1024*l +: 1024] <= 1024'd0;
+            rdrsp_valid  <= 1'b0;
+            rsp_reclaim  <= 1'b0;
+            wrrsp_valid  <= 1'b0;
+            lclreq_valid <= 1'b0;
+            ulreq_valid  <= 1'b0;
+            cnt_result   <= 1'b0;
+            cnt_not_ready <= 1'b0;
+        end else begin
+            cnt_result    <= 1'b0;
+            cnt_not_ready <= 1'b0;
+            if (rdrsp_valid && rdrsp_ready) begin
+                rdrsp_valid <= 1'b0;
+                for (int l = 0; l < NL; l++)
+                    if (rsp_reclaim && l == rsp_line) need_lci[l] <= 1'b1;
+            end
+            if (wrrsp_valid && wrrsp_ready) wrrsp_valid <= 1'b0;
+            if (lclreq_valid && lclreq_ready) lclreq_valid <= 1'b0;
+            if (ulreq_valid && ulreq_ready) ulreq_valid <= 1'b0;
+
+            // timers of held reads, DELAY countdown of ready results
+            for (int c = 0; c < NCH; c++)
+                if (hold[c]) timer[32*c +: 32] <= timer[32*c +: 32] + 32'd1;
+            for (int c = 0; c < NCPU; c++)
+                if (inv[3*c +: 3] == I_READY && dly[32*c +: 32] != 32'd0)
+                    dly[32*c +: 32] <= dly[32*c +: 32] - 32'd1;
+
+            // function unit hand-over and results
+            if (f_in_valid && f_in_ready)
+                for (int c = 0; c < NCPU; c++)
+                    if (TW'(c) == f_in_tag) inv[3*c +: 3] <= I_COMPUTE;
+            if (f_out_valid)
+                for (int c = 0; c < NCPU; c++)
+                    if (TW'(c) == f_out_tag) begin
+                        logic [7:0] n;
+                        n = cfg_op == OP_BLOOM ? f_out_nbytes : 8'd120;
+                        res[1024*c +: 1024] <= {f_out_data[959:0], 56'd0, n};
+                        dly[32*c +: 32]     <= cfg_delay;
+                        inv[3*c +: 3]       <= I_READY;
+                    end
+
+            // answer of a held read
+            if (ans_go) begin
+                for (int c = 0; c < NCH; c++)
+                    if (c == ans_c) begin
+                        logic [1023:0] line;
+                        int t;
+                        t = 2 * c + 32'(par[c]);
+                        if (ans_nr) begin
+                            line = {960'd0, NOT_READY};
+                            cnt_not_ready <= 1'b1;
+                        end else begin
+                            if (c < NCPU) line = res[1024*c +: 1024] | {960'd0, STATUS_DONE | {1'b0, seq[31*c +: 31] + 31'd1, 32'd0}};
+                            else          line = msg_line | {960'd0, 1'b0, seq[31*c +: 31] + 31'd1, 32'd0};
+                            seq[31*c +: 31] <= seq[31*c +: 31] + 31'd1;
+                            cnt_result <= 1'b1;
+                            if (c < NCPU) inv[3*c +: 3] <= I_IDLE;
+                        end
+                        rdrsp_valid <= 1'b1;
+                        rdrsp_id    <= hold_id[ID_W*c +: ID_W];
+                        rdrsp_data  <= line;
+                        rdrsp_excl  <= cfg_excl;
+                        lines[1024*t +: 1024] <= line;
+                        hold[c] <= 1'b0;
+                        par[c]  <= !par[c];
+                        // reclaim the answered line (unless it is the next request
+                        // line of 5a) once the DC has taken the answer
+                        rsp_reclaim <= ans_nr || c == NCPU;
+                        rsp_line    <= t;
+                    end
+            end
+
+            // a new read request
+            if (rd_take) begin
+                logic immediate;
+                logic [1023:0] line;
+                immediate = 1'b1;
+                line = '0;
+                for (int c = 0; c < NCH; c++)
+                    for (int k = 0; k < 2; k++)
+                        if (rd_l == 2 * c + k) begin
+                            line = lines[1024*(2*c + k) +: 1024];
+                            if (k == 32'(par[c]) && hold[c]) begin
+                                line = {960'd0, NOT_READY};     // a second reader of T
+                            end else if (k == 32'(par[c])) begin
+                                immediate = 1'b0;
+                                hold[c] <= 1'b1;
+                                hold_id[ID_W*c +: ID_W] <= rdreq_id;
+                                timer[32*c +: 32] <= '0;
+                                if (c < NCPU && inv[3*c +: 3] == I_IDLE) begin
+                                    inv[3*c +: 3] <= I_FETCH;
+                                    fline[c] <= !par[c];
+                                    need_lci[2*c + 32'(!par[c])] <= 1'b1;
+                                end
+                            end
+                        end
+                if (immediate) begin
+                    rsp_reclaim <= 1'b0;
+                    rdrsp_valid <= 1'b1;
+                    rdrsp_id    <= rdreq_id;
+                    rdrsp_data  <= line;
+                    rdrsp_excl  <= cfg_excl || rdreq_excl;
+                end
+            end
+
+            // write-backs into the device's copy of the line
+            if (wr_take) begin
+                for (int l = 0; l < NL; l++)
+                    if (wr_l == l)
+                        for (int b = 0; b < 128; b++)
+                            if (wrreq_be[b]) lines[1024*l + 8*b +: 8] <= wrreq_data[8*b +: 8];
+                wrrsp_valid <= 1'b1;
+                wrrsp_id    <= wrreq_id;
+            end
+
+            // LCI out, LCIA in, UL out
+            if ((!lclreq_valid || lclreq_ready) && lci_pick >= 0) begin
+                lclreq_valid <= 1'b1;
+                lclreq_addr  <= addr_of(lci_pick);
+                lclreq_inv   <= 1'b1;
+                for (int l = 0; l < NL; l++)
+                    if (l == lci_pick) begin
+                        need_lci[l] <= 1'b0;
+                        lci_out[l]  <= 1'b1;
+                    end
+            end
+            if (lclrsp_valid && lr_l >= 0) begin
+                for (int l = 0; l < NL; l++)
+                    if (l == lr_l) begin
+                        lci_out[l] <= 1'b0;
+                        need_ul[l] <= 1'b1;
+                    end
+                for (int c = 0; c < NCPU; c++)
+                    if (inv[3*c +: 3] == I_FETCH && lr_l == 2 * c + 32'(fline[c]))
+                        inv[3*c +: 3] <= I_QUEUED;
+            end
+            if ((!ulreq_valid || ulreq_ready) && ul_pick >= 0) begin
+                ulreq_valid <= 1'b1;
+                ulreq_addr  <= addr_of(ul_pick);
+                for (int l = 0; l < NL; l++)
+                    if (l == ul_pick) need_ul[l] <= 1'b0;
+            end
+        end
+    end
+
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960];
+endmodule

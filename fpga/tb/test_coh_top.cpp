@@ -1,0 +1,402 @@
+// Testbench of the coherent invocation engine (coh_top) through the C++ port
+// wrapper of lib/rtl (pioc::rtl::coh_engine_rtl). A small model of the Enzian
+// directory controller and the CPU's cache plays the other side: MESI-like
+// line states in the CPU cache, LCI pulls dirty data back with a write-back
+// before the LCIA, a line is locked from LC/LCI until UL (CPU requests for
+// it wait), and CPU loads of Invalid lines become read requests that the
+// engine may hold. Random stalls on every DC channel; every channel checked.
+#include "coh_rtl.hpp"
+#include "pioc/bloom_hash.hpp"
+#include "pioc/regs/coh_dev.hpp"
+#include "pioc/regs/pio_dev.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <map>
+#include <random>
+#include <set>
+
+using pioc::rtl::coh_engine_rtl;
+using pioc::rtl::coh_event;
+using pioc::rtl::line;
+namespace C = pioc::regs::coh_dev;
+namespace P = pioc::regs::pio_dev;
+
+namespace {
+
+std::uint64_t word0(const line &d);
+
+enum class st { I, S, E, M };
+
+/** Directory controller + one CPU cache, for the engine's lines only. */
+struct dc_cpu {
+	coh_engine_rtl &e;
+	struct cl { st s = st::I; line d{}; bool locked = false; };
+	std::map<std::uint64_t, cl> lines;
+	std::map<std::uint32_t, std::uint64_t> rd_pending;      // id -> addr
+	std::map<std::uint32_t, std::uint64_t> wb_pending;      // id -> addr (write-back before LCIA)
+	std::multimap<std::uint64_t, std::uint32_t> waiting;     // loads waiting for an unlock
+	std::map<std::uint32_t, line> rd_done;
+	std::uint32_t next_id = 1;
+	unsigned lci = 0, ul = 0, wbs = 0, reads = 0, upgrades = 0;
+	std::uint64_t max_hold = 0;
+	std::map<std::uint32_t, std::uint64_t> issued_at;
+
+	explicit dc_cpu(coh_engine_rtl &eng) : e(eng) {}
+
+	std::uint32_t issue_read(std::uint64_t a, bool excl)
+	{
+		if (getenv("COH_DEBUG"))
+			printf("  @%lu read %#lx excl %d locked %d\n", (unsigned long)e.cycle(), (unsigned long)a, excl, lines[a].locked);
+		std::uint32_t id = next_id++ % 64;
+		rd_pending[id] = a;
+		issued_at[id] = e.cycle();
+		++reads;
+		if (lines[a].locked)
+			waiting.insert({a, id});
+		else
+			e.read_request(id, a, excl);
+		return id;
+	}
+
+	void pump()
+	{
+		e.step();
+		while (auto ev = e.next_event()) {
+			if (getenv("COH_DEBUG"))
+				printf("  @%lu event %d id %u addr %#lx flag %d w0 %#lx\n", (unsigned long)e.cycle(), int(ev->type), ev->id,
+				       (unsigned long)ev->addr, ev->flag, (unsigned long)word0(ev->data));
+			switch (ev->type) {
+			case coh_event::kind::read_data: {
+				REQUIRE(rd_pending.count(ev->id));
+				std::uint64_t a = rd_pending[ev->id];
+				rd_pending.erase(ev->id);
+				max_hold = std::max(max_hold, e.cycle() - issued_at[ev->id]);
+				lines[a].s = ev->flag ? st::E : st::S;
+				lines[a].d = ev->data;
+				rd_done[ev->id] = ev->data;
+				break;
+			}
+			case coh_event::kind::local_op: {
+				REQUIRE(ev->flag);   // the engine only uses LCI
+				for (auto &r : rd_pending)   // an LCI must not overtake the line's own answer
+					REQUIRE(r.second != ev->addr);
+				auto &l = lines[ev->addr];
+				REQUIRE_FALSE(l.locked);
+				l.locked = true;
+				++lci;
+				if (l.s == st::M) {
+					std::uint32_t id = next_id++ % 64;
+					wb_pending[id] = ev->addr;
+					e.write_back(id, ev->addr, l.d);
+					++wbs;
+				} else {
+					e.local_ack(ev->addr, true);
+				}
+				l.s = st::I;
+				break;
+			}
+			case coh_event::kind::write_ack: {
+				REQUIRE(wb_pending.count(ev->id));
+				e.local_ack(wb_pending[ev->id], true);
+				wb_pending.erase(ev->id);
+				break;
+			}
+			case coh_event::kind::unlock: {
+				auto &l = lines[ev->addr];
+				REQUIRE(l.locked);
+				l.locked = false;
+				++ul;
+				auto r = waiting.equal_range(ev->addr);
+				for (auto it = r.first; it != r.second; ++it)
+					e.read_request(it->second, ev->addr, false);
+				waiting.erase(r.first, r.second);
+				break;
+			}
+			}
+		}
+	}
+
+	/** CPU store of a whole line: needs E or M. */
+	void store(std::uint64_t a, const line &d)
+	{
+		auto &l = lines[a];
+		if (l.s == st::I || l.s == st::S) {
+			++upgrades;
+			std::uint32_t id = issue_read(a, true);
+			REQUIRE(run([&] { return rd_done.count(id) > 0; }));
+			rd_done.erase(id);
+			lines[a].s = st::E;   // the upgrade grants Exclusive
+		}
+		lines[a].s = st::M;
+		lines[a].d = d;
+	}
+
+	std::uint32_t start_load(std::uint64_t a)
+	{
+		if (lines[a].s != st::I) {
+			std::uint32_t id = 1000 + next_id++;
+			rd_done[id] = lines[a].d;   // hit: no traffic
+			return id;
+		}
+		return issue_read(a, false);
+	}
+
+	line load(std::uint64_t a)
+	{
+		std::uint32_t id = start_load(a);
+		REQUIRE(run([&] { return rd_done.count(id) > 0; }));
+		line d = rd_done[id];
+		rd_done.erase(id);
+		return d;
+	}
+
+	template <class F> bool run(F done, std::uint64_t max = 200000)
+	{
+		for (std::uint64_t i = 0; i < max && !done(); ++i)
+			pump();
+		return done();
+	}
+};
+
+std::uint64_t word0(const line &d)
+{
+	std::uint64_t v;
+	std::memcpy(&v, d.data(), 8);
+	return v;
+}
+
+/** Software side of one channel (Fig. 5a), as libpioc does it. */
+struct channel {
+	dc_cpu &m;
+	unsigned ch;
+	unsigned par = 0;        // trigger line
+	unsigned not_ready = 0;
+	std::uint64_t addr(unsigned k) const { return coh_engine_rtl::line_addr(ch, k); }
+
+	void setup() { m.load(addr(1 - par)); }   // get R Exclusive
+
+	line invoke(const line &req)
+	{
+		m.store(addr(1 - par), req);
+		line d = m.load(addr(par));
+		par ^= 1;
+		while (word0(d) == C::NOT_READY) {
+			++not_ready;
+			d = m.load(addr(par));
+			par ^= 1;
+		}
+		return d;
+	}
+};
+
+line reference(unsigned op, const line &req)
+{
+	line r = req;
+	if (op == P::OP_NOT)
+		for (auto &b : r)
+			b = std::uint8_t(~b);
+	if (op == P::OP_ADD1)
+		for (int w = 0; w < 16; ++w) {
+			std::uint64_t v;
+			std::memcpy(&v, &r[8 * w], 8);
+			++v;
+			std::memcpy(&r[8 * w], &v, 8);
+		}
+	if (op == P::OP_BLOOM) {
+		r.fill(0);
+		pioc::bloom::hash_buffer(req.data(), 128, r.data());
+	}
+	return r;
+}
+
+line random_line(std::mt19937_64 &rng)
+{
+	line l;
+	for (auto &b : l)
+		b = std::uint8_t(rng());
+	return l;
+}
+
+} // namespace
+
+TEST_CASE("coh_top: control block", "[coh]")
+{
+	coh_engine_rtl e({3, 30});
+	CHECK(e.ctrl_read(C::ID.offset) == C::id_value);
+	CHECK(e.ctrl_read(C::VERSION.offset) == C::VERSION.reset);
+	CHECK(e.ctrl_read(C::CONFIG.offset) == C::CONFIG.reset);
+	CHECK(e.ctrl_read(C::TIMEOUT.offset) == C::TIMEOUT.reset);
+	e.ctrl_write(C::SCRATCH.offset, 0x12345678);
+	CHECK(e.ctrl_read(C::SCRATCH.offset) == 0x12345678);
+	std::uint32_t lo = e.ctrl_read(C::CYCLES.offset);
+	CHECK(lo > 0);
+	CHECK(e.ctrl_read(C::CYCLES.offset + 4) == 0);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: Fig. 5a invocations of every op, Exclusive answers", "[coh]")
+{
+	coh_engine_rtl e({5, 25});
+	dc_cpu m(e);
+	std::mt19937_64 rng(5);
+	channel c{m, 0};
+	c.setup();
+	unsigned n = 0;
+	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
+		e.ctrl_write(C::OP.offset, op);
+		for (int i = 0; i < 6; ++i) {
+			line req = random_line(rng);
+			unsigned lci0 = m.lci, wb0 = m.wbs, up0 = m.upgrades;
+			line d = c.invoke(req);
+			++n;
+			line ref = reference(op, req);
+			std::uint64_t len = op == P::OP_BLOOM ? 64 : C::RESULT_MAX;
+			INFO("op " << op << " invocation " << i);
+			REQUIRE(word0(d) == (C::STATUS_DONE | std::uint64_t(n) << 32 | len));
+			REQUIRE(std::memcmp(d.data() + C::RESULT_OFF, ref.data(), len) == 0);
+			// two round trips: one LCI with its write-back, no upgrade
+			CHECK(m.lci - lci0 == 1);
+			CHECK(m.wbs - wb0 == 1);
+			CHECK(m.upgrades == up0);
+			// end state: answered line Exclusive, the other Invalid
+			CHECK(m.lines[c.addr(1 - c.par)].s == st::E);
+			CHECK(m.lines[c.addr(c.par)].s == st::I);
+		}
+	}
+	m.run([&] { return false; }, 200);
+	CHECK(m.ul == m.lci);
+	CHECK(e.ctrl_read(C::INVOKE_COUNT.offset) == n);
+	CHECK(c.not_ready == 0);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: Shared answers cost an upgrade per call", "[coh]")
+{
+	coh_engine_rtl e({6, 20});
+	dc_cpu m(e);
+	std::mt19937_64 rng(6);
+	e.ctrl_write(C::CONFIG.offset, 0);
+	channel c{m, 1};
+	c.setup();
+	unsigned up0 = m.upgrades;
+	for (int i = 0; i < 5; ++i) {
+		line req = random_line(rng);
+		line d = c.invoke(req);
+		REQUIRE(std::memcmp(d.data() + 8, req.data(), 120) == 0);
+		CHECK(m.lines[c.addr(1 - c.par)].s == st::S);
+	}
+	CHECK(m.upgrades - up0 == 5 - 1 + 1);   // setup read was Shared too
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: NOT_READY before the timeout, retry on the other line", "[coh]")
+{
+	coh_engine_rtl e({7, 20});
+	dc_cpu m(e);
+	std::mt19937_64 rng(7);
+	e.ctrl_write(C::TIMEOUT.offset, 300);
+	e.ctrl_write(C::DELAY.offset, 1000);
+	e.ctrl_write(C::OP.offset, unsigned(P::OP_NOT));
+	channel c{m, 2};
+	c.setup();
+	for (int i = 1; i <= 4; ++i) {
+		line req = random_line(rng);
+		line d = c.invoke(req);
+		line ref = reference(unsigned(P::OP_NOT), req);
+		REQUIRE(word0(d) == (C::STATUS_DONE | std::uint64_t(i) << 32 | 120));
+		REQUIRE(std::memcmp(d.data() + 8, ref.data(), 120) == 0);
+		CHECK(m.lines[c.addr(1 - c.par)].s == st::E);
+	}
+	CHECK(c.not_ready >= 4 * 2);
+	CHECK(e.ctrl_read(C::NOT_READY_COUNT.offset) == c.not_ready);
+	CHECK(m.max_hold < 300 + 100);   // no load held past the timeout
+	// back to fast calls: still in step
+	e.ctrl_write(C::DELAY.offset, 0);
+	unsigned nr = c.not_ready;
+	for (int i = 0; i < 3; ++i) {
+		line req = random_line(rng);
+		line d = c.invoke(req);
+		REQUIRE((word0(d) & C::STATUS_DONE) != 0);
+	}
+	CHECK(c.not_ready == nr);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: four channels held at the same time", "[coh]")
+{
+	coh_engine_rtl e({8, 30});
+	dc_cpu m(e);
+	std::mt19937_64 rng(8);
+	e.ctrl_write(C::OP.offset, unsigned(P::OP_ADD1));
+	std::vector<channel> cs;
+	for (unsigned ch = 0; ch < C::CPU_CHANNELS; ++ch) {
+		cs.push_back({m, ch});
+		cs.back().setup();
+	}
+	for (int round = 0; round < 3; ++round) {
+		std::vector<line> reqs;
+		std::vector<std::uint32_t> ids;
+		for (auto &c : cs) {
+			reqs.push_back(random_line(rng));
+			m.store(c.addr(1 - c.par), reqs.back());
+		}
+		for (auto &c : cs)
+			ids.push_back(m.start_load(c.addr(c.par)));
+		REQUIRE(m.run([&] {
+			for (auto id : ids)
+				if (!m.rd_done.count(id))
+					return false;
+			return true;
+		}));
+		for (std::size_t i = 0; i < cs.size(); ++i) {
+			line ref = reference(unsigned(P::OP_ADD1), reqs[i]);
+			REQUIRE(std::memcmp(m.rd_done[ids[i]].data() + 8, ref.data(), 120) == 0);
+			m.rd_done.erase(ids[i]);
+			cs[i].par ^= 1;
+		}
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: Fig. 5b device-initiated messages", "[coh]")
+{
+	coh_engine_rtl e({9, 25});
+	dc_cpu m(e);
+	const unsigned ch = C::CPU_CHANNELS;
+	e.ctrl_write(C::TIMEOUT.offset, 400);
+	unsigned par = 0;
+	std::uint64_t a0 = coh_engine_rtl::line_addr(ch, 0), a1 = coh_engine_rtl::line_addr(ch, 1);
+	auto next = [&] {
+		line d = m.load(par ? a1 : a0);
+		if (getenv("COH_DEBUG"))
+			printf("load line %u -> %#lx at %lu\n", par, (unsigned long)word0(d), (unsigned long)e.cycle());
+		par ^= 1;
+		return d;
+	};
+	// no message: the load is held, then NOT_READY
+	std::uint64_t t0 = e.cycle();
+	CHECK(word0(next()) == C::NOT_READY);
+	CHECK(e.cycle() - t0 >= 400);
+	for (std::uint8_t i = 1; i <= 6; ++i) {
+		std::uint8_t msg[120];
+		std::memset(msg, i, sizeof msg);
+		e.push_message(msg, 10u * i);
+	}
+	for (std::uint64_t i = 1; i <= 6; ++i) {
+		line d;
+		do
+			d = next();
+		while (word0(d) == C::NOT_READY);
+		REQUIRE(word0(d) == (C::STATUS_DONE | i << 32 | 10 * i));
+		CHECK(d[8] == i);
+		CHECK(d[8 + 10 * i - 1] == i);
+		CHECK(d[8 + 10 * i] == 0);
+	}
+	// the answered lines were reclaimed: both Invalid after the unlocks
+	m.run([&] { return false; }, 300);
+	CHECK(m.lines[a0].s == st::I);
+	CHECK(m.lines[a1].s == st::I);
+	REQUIRE(e.protocol_errors().empty());
+}

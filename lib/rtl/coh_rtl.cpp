@@ -1,0 +1,211 @@
+// The Verilated coherent invocation engine behind coh_engine_rtl.
+#include "coh_rtl.hpp"
+
+#include "Vcoh_top.h"
+#include "common/sim.hpp"
+#include "pioc/regs/coh_dev.hpp"
+
+#include <deque>
+#include <stdexcept>
+
+namespace pioc::rtl {
+
+namespace {
+namespace C = pioc::regs::coh_dev;
+
+template <std::size_t W> void put(VlWide<W> &w, const std::uint8_t *b, std::size_t n)
+{
+	for (std::size_t i = 0; i < W; ++i)
+		w[i] = 0;
+	for (std::size_t i = 0; i < n; ++i)
+		w[i / 4] |= std::uint32_t(b[i]) << (8 * (i % 4));
+}
+template <std::size_t W> std::vector<std::uint64_t> words(const VlWide<W> &w)
+{
+	return std::vector<std::uint64_t>(w.m_storage, w.m_storage + W);
+}
+} // namespace
+
+struct coh_engine_rtl::impl : tb::agent {
+	struct rdreq { std::uint32_t id; std::uint64_t addr; bool excl; };
+	struct wrreq { std::uint32_t id; std::uint64_t addr; line data; std::array<bool, 128> be; };
+	struct lclrsp { std::uint64_t addr; bool inv; };
+	struct dmsg { line data; std::size_t len; };
+
+	explicit impl(options o)
+		: s(o.seed), axil("ctrl", PIOC_AXIL_PORT(s.m.get(), s_), &s.rng, &errors), st{&s.rng, o.stall_percent}
+	{
+		axil.stall_valid.percent = o.stall_percent;
+		axil.stall_ready.percent = o.stall_percent;
+		s.add(&axil);
+		s.add(this);
+		s.reset();
+	}
+
+	tb::sim<Vcoh_top> s;
+	std::vector<std::string> errors;
+	tb::axil_master<std::uint16_t> axil;
+	tb::stall st;
+	std::deque<rdreq> q_rd;
+	std::deque<wrreq> q_wr;
+	std::deque<lclrsp> q_lcl;
+	std::deque<dmsg> q_msg;
+	std::deque<coh_event> out;
+	bool f_rd = false, f_wr = false, f_lcl = false, f_msg = false;
+	tb::hs_checker c_rdreq{"rdreq", &errors}, c_rdrsp{"rdrsp", &errors}, c_wrreq{"wrreq", &errors},
+		c_wrrsp{"wrrsp", &errors}, c_lclreq{"lclreq", &errors}, c_lclrsp{"lclrsp", &errors},
+		c_ulreq{"ulreq", &errors}, c_dmsg{"dmsg", &errors};
+
+	void drive() override
+	{
+		auto *m = s.m.get();
+		if (f_rd) { m->rdreq_valid = 0; q_rd.pop_front(); f_rd = false; }
+		if (f_wr) { m->wrreq_valid = 0; q_wr.pop_front(); f_wr = false; }
+		if (f_lcl) { m->lclrsp_valid = 0; q_lcl.pop_front(); f_lcl = false; }
+		if (f_msg) { m->dmsg_valid = 0; q_msg.pop_front(); f_msg = false; }
+		if (!m->rdreq_valid && !q_rd.empty() && !st()) {
+			m->rdreq_valid = 1;
+			m->rdreq_id = std::uint8_t(q_rd.front().id);
+			m->rdreq_addr = std::uint32_t(q_rd.front().addr);
+			m->rdreq_excl = q_rd.front().excl;
+		}
+		if (!m->wrreq_valid && !q_wr.empty() && !st()) {
+			const auto &w = q_wr.front();
+			m->wrreq_valid = 1;
+			m->wrreq_id = std::uint8_t(w.id);
+			m->wrreq_addr = std::uint32_t(w.addr);
+			put(m->wrreq_data, w.data.data(), 128);
+			std::uint8_t be[16] = {};
+			for (int i = 0; i < 128; ++i)
+				be[i / 8] |= std::uint8_t(w.be[i] << (i % 8));
+			put(m->wrreq_be, be, 16);
+		}
+		if (!m->lclrsp_valid && !q_lcl.empty() && !st()) {
+			m->lclrsp_valid = 1;
+			m->lclrsp_addr = std::uint32_t(q_lcl.front().addr);
+			m->lclrsp_inv = q_lcl.front().inv;
+		}
+		if (!m->dmsg_valid && !q_msg.empty() && !st()) {
+			m->dmsg_valid = 1;
+			put(m->dmsg_data, q_msg.front().data.data(), 120);
+			m->dmsg_len = std::uint8_t(q_msg.front().len);
+		}
+		m->rdrsp_ready = !st();
+		m->wrrsp_ready = !st();
+		m->lclreq_ready = !st();
+		m->ulreq_ready = !st();
+	}
+
+	void sample() override
+	{
+		auto *m = s.m.get();
+		const std::uint64_t cyc = s.cycle;
+		auto rdreq_p = std::vector<std::uint64_t>{m->rdreq_id, m->rdreq_addr, m->rdreq_excl};
+		c_rdreq.observe(m->rdreq_valid, m->rdreq_ready, rdreq_p, cyc);
+		auto rdrsp_p = words(m->rdrsp_data);
+		rdrsp_p.push_back(m->rdrsp_id);
+		rdrsp_p.push_back(m->rdrsp_excl);
+		c_rdrsp.observe(m->rdrsp_valid, m->rdrsp_ready, rdrsp_p, cyc);
+		auto wrreq_p = words(m->wrreq_data);
+		wrreq_p.push_back(m->wrreq_id);
+		wrreq_p.push_back(m->wrreq_addr);
+		c_wrreq.observe(m->wrreq_valid, m->wrreq_ready, wrreq_p, cyc);
+		c_wrrsp.observe(m->wrrsp_valid, m->wrrsp_ready, {m->wrrsp_id}, cyc);
+		c_lclreq.observe(m->lclreq_valid, m->lclreq_ready, {m->lclreq_addr, m->lclreq_inv}, cyc);
+		c_lclrsp.observe(m->lclrsp_valid, m->lclrsp_ready, {m->lclrsp_addr, m->lclrsp_inv}, cyc);
+		c_ulreq.observe(m->ulreq_valid, m->ulreq_ready, {m->ulreq_addr}, cyc);
+		auto dmsg_p = words(m->dmsg_data);
+		dmsg_p.push_back(m->dmsg_len);
+		c_dmsg.observe(m->dmsg_valid, m->dmsg_ready, dmsg_p, cyc);
+
+		f_rd = m->rdreq_valid && m->rdreq_ready;
+		f_wr = m->wrreq_valid && m->wrreq_ready;
+		f_lcl = m->lclrsp_valid && m->lclrsp_ready;
+		f_msg = m->dmsg_valid && m->dmsg_ready;
+		if (m->rdrsp_valid && m->rdrsp_ready) {
+			coh_event e{coh_event::kind::read_data, m->rdrsp_id, 0, bool(m->rdrsp_excl), {}, cyc};
+			for (int i = 0; i < 128; ++i)
+				e.data[i] = std::uint8_t(m->rdrsp_data[i / 4] >> (8 * (i % 4)));
+			out.push_back(e);
+		}
+		if (m->wrrsp_valid && m->wrrsp_ready)
+			out.push_back({coh_event::kind::write_ack, m->wrrsp_id, 0, false, {}, cyc});
+		if (m->lclreq_valid && m->lclreq_ready)
+			out.push_back({coh_event::kind::local_op, 0, m->lclreq_addr, bool(m->lclreq_inv), {}, cyc});
+		if (m->ulreq_valid && m->ulreq_ready)
+			out.push_back({coh_event::kind::unlock, 0, m->ulreq_addr, false, {}, cyc});
+	}
+};
+
+coh_engine_rtl::coh_engine_rtl(options o) : p_(std::make_unique<impl>(o)) {}
+coh_engine_rtl::~coh_engine_rtl() = default;
+
+void coh_engine_rtl::read_request(std::uint32_t id, std::uint64_t addr, bool excl)
+{
+	p_->q_rd.push_back({id, addr, excl});
+}
+
+void coh_engine_rtl::write_back(std::uint32_t id, std::uint64_t addr, const line &data,
+				const std::array<bool, 128> *be)
+{
+	impl::wrreq w{id, addr, data, {}};
+	if (be)
+		w.be = *be;
+	else
+		w.be.fill(true);
+	p_->q_wr.push_back(w);
+}
+
+void coh_engine_rtl::local_ack(std::uint64_t addr, bool inv) { p_->q_lcl.push_back({addr, inv}); }
+
+void coh_engine_rtl::push_message(const void *data, std::size_t len)
+{
+	if (len > C::RESULT_MAX)
+		throw std::invalid_argument("coh_engine_rtl: message longer than RESULT_MAX");
+	impl::dmsg d{{}, len};
+	std::memcpy(d.data.data(), data, len);
+	p_->q_msg.push_back(d);
+}
+
+std::optional<coh_event> coh_engine_rtl::next_event()
+{
+	if (p_->out.empty())
+		return std::nullopt;
+	coh_event e = p_->out.front();
+	p_->out.pop_front();
+	return e;
+}
+
+void coh_engine_rtl::step(std::uint64_t cycles)
+{
+	for (std::uint64_t i = 0; i < cycles; ++i)
+		p_->s.step();
+}
+
+std::uint64_t coh_engine_rtl::cycle() const { return p_->s.cycle; }
+double coh_engine_rtl::clock_mhz() const { return C::clock_mhz; }
+
+std::uint32_t coh_engine_rtl::ctrl_read(std::uint32_t off)
+{
+	std::uint32_t v = 0;
+	p_->axil.read(off, &v);
+	if (!p_->s.run_until([&] { return p_->axil.idle(); }, 100000))
+		throw std::runtime_error("coh_engine_rtl: control read timed out");
+	return v;
+}
+
+void coh_engine_rtl::ctrl_write(std::uint32_t off, std::uint32_t value)
+{
+	p_->axil.write(off, value);
+	if (!p_->s.run_until([&] { return p_->axil.idle(); }, 100000))
+		throw std::runtime_error("coh_engine_rtl: control write timed out");
+}
+
+const std::vector<std::string> &coh_engine_rtl::protocol_errors() const { return p_->errors; }
+
+std::uint64_t coh_engine_rtl::line_addr(unsigned ch, unsigned k)
+{
+	return ch * C::CHANNEL_STRIDE + k * C::LINE1_OFF;
+}
+
+} // namespace pioc::rtl
