@@ -3,8 +3,7 @@
 // RESP window RAM, then waits cfg_delay extra cycles and reports done.
 //
 // A start is taken only when idle, with len <= MAX_PAYLOAD and a known op;
-// anything else is dropped (the host then sees NOT_READY). len = 0 is a valid
-// empty invocation. Result length: len, or 64 * ceil(len / 128) for BLOOM.
+// anything else (also len = 0) is dropped. Result length: len, or 64 * ceil(len / 128) for BLOOM.
 // Throughput about 17 cycles per chunk (16 reads + hand-over); reading the
 // next chunk overlaps with the function and the write-back of the previous.
 module invoke_unit
@@ -61,7 +60,7 @@ module invoke_unit
         .out_valid(f_out_valid), .out_ready(f_out_ready), .out_data(f_out_data),
         .out_nbytes(f_out_nbytes), .out_tag(f_out_tag));
 
-    wire ok = start_len <= 32'(pio_dev_pkg::MAX_PAYLOAD) && start_op <= 8'(pio_dev_pkg::OP_BLOOM);
+    wire ok = start_len != 32'd0 && start_len <= 32'(pio_dev_pkg::MAX_PAYLOAD) && start_op <= 8'(pio_dev_pkg::OP_BLOOM);
     wire go = start && !busy && ok;
     wire [6:0] go_chunks = 7'((start_len + 32'd127) >> 7);
 

@@ -36,7 +36,7 @@ module pio_core
     cycle_counter u_cnt (.clk, .rst_n, .count(cycles));
 
     // ---- control block
-    logic        reg_rvalid, hold, start, done;
+    logic        reg_rvalid, hold, start, done, busy;
     logic [63:0] reg_rdata;
     logic [31:0] start_len, cfg_delay, done_len;
     logic [7:0]  start_op;
@@ -44,7 +44,7 @@ module pio_core
         .clk, .rst_n,
         .req(acc && sel_reg), .we(m_we), .addr(m_addr[12:2]), .wdata(m_wdata), .wstrb(m_wstrb),
         .rvalid(reg_rvalid), .rdata(reg_rdata), .hold, .cycles,
-        .start, .start_len, .start_op, .cfg_delay, .done, .done_len);
+        .start, .start_len, .start_op, .cfg_delay, .busy, .done, .done_len);
     assign m_ready = !hold;
 
     // ---- invoke unit with its two windows
@@ -52,7 +52,6 @@ module pio_core
     logic [9:0]  req_rd_addr, resp_addr;
     logic [63:0] req_rd_data, resp_wdata, resp_rdata;
     logic [7:0]  resp_we;
-    logic        busy;
 
     bram_sdp #(.WORDS(REQ_W)) u_req (
         .clk,
@@ -97,5 +96,4 @@ module pio_core
         else                      m_rdata = '0;
     end
 
-    wire unused = busy;
 endmodule

@@ -3,18 +3,18 @@
 // pio_dev_pkg). A mem-bus target (see common/axi4_to_mem.sv) with one cycle
 // of read latency, except INVOKE_STATUS, which it holds:
 //
-//  * A read covering byte 0 of INVOKE_STATUS waits until an invocation result
-//    that has not been reported yet is ready, then answers
-//    STATUS_DONE | seq << 32 | result length and marks it reported (seq =
-//    INVOKE_COUNT after that invocation). If none is ready within
-//    INVOKE_TIMEOUT cycles of the read's arrival it answers NOT_READY and
-//    counts NOT_READY_COUNT. While it holds a read, `hold` is up and the
-//    image takes no other access (answers stay in order).
+//  * A read covering byte 0 of INVOKE_STATUS: while an invocation is in
+//    flight the read is held until it finishes, then answered
+//    STATUS_DONE | seq << 32 | result length (seq = INVOKE_COUNT after it);
+//    if it does not finish within INVOKE_TIMEOUT cycles of the read's arrival
+//    the answer is NOT_READY (counted in NOT_READY_COUNT). With nothing in
+//    flight the answer comes at once: the last invocation's status again, or
+//    NOT_READY (counted) if none ever finished. While it holds a read, `hold`
+//    is up and the image takes no other access (answers stay in order).
 //  * A 32-bit read of the upper half (0x100c) returns the upper half of the
-//    last answer, without side effect. Likewise a read of CYCLES covering its
-//    low half latches the high half, which a read of 0x1c returns.
-//  * DOORBELL fires on a write covering its byte 4 (the op); bytes 0-3 of an
-//    earlier 32-bit write to 0x1000 are used as the length.
+//    last answer, without side effect. A read of CYCLES covering its low
+//    half latches the high half, which a 32-bit read of 0x1c returns.
+//  * DOORBELL fires on a full 64-bit write only; other writes to it are ignored.
 module pio_regs
 (
     input  logic        clk,
@@ -33,14 +33,14 @@ module pio_regs
     output logic [31:0] start_len,
     output logic [7:0]  start_op,
     output logic [31:0] cfg_delay,
+    input  logic        busy,         // invoke unit has an invocation in flight
     input  logic        done,
     input  logic [31:0] done_len
 );
     logic [31:0] scratch, timeout, invoke_count, nr_count;
     logic [31:0] cycles_hi;
     logic [63:0] last_status;
-    logic [31:0] db_len;
-    logic        pending;        // unreported result
+    logic        pending;        // some invocation has finished
     logic [31:0] pend_len;
     logic [30:0] pend_seq;
     logic [31:0] timer;
@@ -81,8 +81,9 @@ module pio_regs
     wire [63:0] status_now = STATUS_DONE | {1'b0, pend_seq, pend_len};
 
     // Read value of the plain registers (CYCLES and INVOKE_STATUS handled below).
+    wire [63:0] cyc_rd = addr[2] ? {cycles_hi, cycles[31:0]} : cycles;
     logic [63:0] rd_mux;
-    always_comb begin
+    always @(*) begin   // not always_comb: iverilog 11 cannot take its constant selects
         rd_mux = '0;
         if (is(O_ID, word))   rd_mux = rd_mux | at(O_ID, pio_dev_pkg::ID_VALUE);
         if (is(O_VER, word))  rd_mux = rd_mux | at(O_VER, VERSION);
@@ -93,7 +94,7 @@ module pio_regs
         if (is(O_DLY, word))  rd_mux = rd_mux | at(O_DLY, cfg_delay);
         if (is(O_CNT, word))  rd_mux = rd_mux | at(O_CNT, invoke_count);
         if (is(O_NRC, word))  rd_mux = rd_mux | at(O_NRC, nr_count);
-        if (is(O_CYC, word))  rd_mux = addr[2] ? {cycles_hi, cycles[31:0]} : cycles;
+        if (is(O_CYC, word))  rd_mux = cyc_rd;
         if (is(O_ST, word))   rd_mux = last_status;
     end
 
@@ -108,13 +109,12 @@ module pio_regs
             nr_count     <= pio_dev_pkg::NOT_READY_COUNT_RESET;
             cycles_hi    <= '0;
             last_status  <= '0;
-            db_len       <= '0;
             pending      <= 1'b0;
             hold         <= 1'b0;
         end else begin
             if (done) begin
                 invoke_count <= invoke_count + 32'd1;
-                pending      <= 1'b1;
+                pending      <= 1'b1;   // stays: later reads repeat the last status
                 pend_len     <= done_len;
                 pend_seq     <= 31'(invoke_count + 32'd1);
             end
@@ -123,13 +123,10 @@ module pio_regs
                 if (is(O_SCR, word)) scratch   <= merge(scratch, wdata, wstrb, O_SCR[2]);
                 if (is(O_TMO, word)) timeout   <= merge(timeout, wdata, wstrb, O_TMO[2]);
                 if (is(O_DLY, word)) cfg_delay <= merge(cfg_delay, wdata, wstrb, O_DLY[2]);
-                if (is(O_DB, word)) begin
-                    if (wstrb[4]) begin
-                        start     <= 1'b1;
-                        start_len <= merge(db_len, wdata, wstrb, 1'b0);
-                        start_op  <= wdata[39:32];
-                    end
-                    db_len <= merge(db_len, wdata, wstrb, 1'b0);
+                if (is(O_DB, word) && wstrb == 8'hff) begin
+                    start     <= 1'b1;
+                    start_len <= wdata[31:0];
+                    start_op  <= wdata[39:32];
                 end
             end
 
@@ -139,19 +136,20 @@ module pio_regs
                 if (is(O_CYC, word) && !addr[2]) cycles_hi <= cycles[63:32];
             end
 
-            // INVOKE_STATUS: answer at once if a result waits, else hold.
+            // INVOKE_STATUS: hold while an invocation is in flight.
             if (status_rd) begin
                 hold  <= 1'b1;
                 timer <= '0;
             end
             if (hold) begin
-                if (pending) begin
+                if (done) begin
+                    // its status is registered at this edge: answer next cycle
+                end else if (!busy && pending) begin
                     hold        <= 1'b0;
                     rvalid      <= 1'b1;
                     rdata       <= status_now;
                     last_status <= status_now;
-                    pending     <= done;    // a result finishing right now stays pending
-                end else if (timer >= timeout) begin
+                end else if (!busy || timer >= timeout) begin
                     hold        <= 1'b0;
                     rvalid      <= 1'b1;
                     rdata       <= NOT_READY;
