@@ -66,7 +66,7 @@ test-asan:
 
 test-tsan:
 	cmake -S . -B build-tsan -G Ninja -DPIOC_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
-	$(NINJA) -C build-tsan
+	$(NINJA) -C build-tsan $$(cd build-tsan && ctest -N -L threads | sed -n 's/^ *Test *#[0-9]*: unit\.\(.*\)$$/test_\1/p')
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j$(JOBS) -L threads
 
 test-aarch64:
@@ -79,7 +79,7 @@ test-install: lib
 	tests/install/run $(BUILD)
 
 test-qemu: lib
-	@if [ -x tests/qemu/run ]; then tests/qemu/run $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
+	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
 
 test-rtl:
 	@if [ -f fpga/Makefile ]; then $(MAKE) -C fpga test; else echo "test-rtl: fpga/Makefile missing"; exit 1; fi
