@@ -7,6 +7,8 @@
 //   ecibench pingpong  raw cache-line ping-pong (the floor) and FastForward
 #include "common/cli.hpp"
 
+#include "kmod/kmod_transport.hpp"
+
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
 #include <pioc/coherent/invoke.hpp>
@@ -116,20 +118,25 @@ int cmd_invoke(int argc, char **argv)
 		if (!coherent::cpu_initiated(*v))
 			throw error(errc::not_supported, "ecibench invoke: on a window only CPU-initiated variants "
 							 "(5a, 5c) are timed");
-		int fd = ::open(o.window.c_str(), O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			throw_os_error(fmt::format("ecibench: cannot open ECI window {}", o.window), errno);
-		struct stat st {};
-		::fstat(fd, &st);
-		std::uint64_t size = o.window_size ? o.window_size : static_cast<std::uint64_t>(st.st_size);
-		if (size == 0)
-			throw error(errc::invalid_argument,
-				    fmt::format("ecibench: {} has no size; give --window-size", o.window));
-		void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		::close(fd);
-		if (p == MAP_FAILED)
-			throw_os_error(fmt::format("ecibench: cannot map {} ({} bytes, write-back)", o.window, size),
-				       errno);
+		// The window comes from the pioc module ("eci0", "kmod:eci0" or
+		// "/dev/pioc/eci0"): it grants the mapping (cacheable for a coherent
+		// window) and revokes it if the module goes away.
+		std::string name = o.window;
+		if (name.rfind("kmod:", 0) == 0)
+			name = name.substr(5);
+		if (auto slash = name.rfind('/'); slash != std::string::npos)
+			name = name.substr(slash + 1);
+		auto dev = pioc::device(pioc::open_kmod(name));
+		region win = dev.map(0, mem_type::wb);
+		std::uint64_t size = win.size();
+		if (o.window_size) {
+			if (o.window_size > size)
+				throw error(errc::out_of_range,
+					    fmt::format("ecibench: --window-size {} is larger than window {} ({} bytes)",
+							o.window_size, o.window, size));
+			size = o.window_size;
+		}
+		void *p = std::get<mmio_io>(win.io()).base();
 		std::uint32_t line = static_cast<std::uint32_t>(o.line);
 		if (reinterpret_cast<std::uintptr_t>(p) % line)
 			throw error(errc::misaligned, fmt::format("ecibench: window {} is not {}-byte aligned", o.window, line));
@@ -145,7 +152,6 @@ int cmd_invoke(int argc, char **argv)
 					    [&] { return double(clk.now_ns()); });
 			rep.results.push_back(bench::result::from("invoke", s, h));
 		}
-		::munmap(p, size);
 		emit(rep, o.common.format);
 		return 0;
 	}
