@@ -19,5 +19,14 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/pioc-config-version.cmake
 install(FILES ${CMAKE_BINARY_DIR}/pioc-config.cmake ${CMAKE_BINARY_DIR}/pioc-config-version.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pioc)
 
+# pioc.pc finds its prefix from where it lies (${pcfiledir}), so it stays right
+# for `cmake --install --prefix ...` and DESTDIR staging, whatever prefix was
+# configured.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(PIOC_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  string(REGEX REPLACE "[^/]+" ".." PIOC_PC_UP "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+  set(PIOC_PC_PREFIX "\${pcfiledir}/${PIOC_PC_UP}")
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/pioc.pc.in ${CMAKE_BINARY_DIR}/pioc.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/pioc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
