@@ -1,0 +1,33 @@
+/** @file
+ * Verilated RTL of the pioc FPGA images behind the same transaction interface
+ * as the behavioral models (pioc::sim::target), so libpioc, its tests,
+ * pciebench and ecibench run against the real RTL. Built only with the CMake
+ * option PIOC_RTL (needs Verilator); PIOC_HAVE_RTL is defined then.
+ */
+#pragma once
+
+#include <pioc/sim/target.hpp>
+
+#include <cstdint>
+#include <memory>
+
+namespace pioc::rtl {
+
+/** The PIO image (fpga/rtl/pio/pio_top.sv), BAR0 = pio_dev.toml. Simulated
+ *  time is converted to cycles of the image's clock (pio_dev clock_mhz):
+ *  every transaction waits until its arrival time, is driven onto the AXI4
+ *  slave port (one burst per TLP, up to 256 beats of 64 bits), and a read
+ *  completes when the RTL answers, including a held INVOKE_STATUS read.
+ *  @p stall_percent adds random idle/backpressure cycles on the AXI port. */
+std::unique_ptr<pioc::sim::target> make_pio_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1);
+
+/** Statistics of an RTL target made here (for result labels). */
+struct rtl_stats {
+	std::uint64_t cycles;      ///< clock cycles simulated
+	double clock_mhz;          ///< the image's clock
+	std::uint64_t sim_ns;      ///< simulated time reached (cycles / clock)
+};
+/** Statistics of @p t if it is an RTL target, else cycles = 0. */
+rtl_stats stats_of(const pioc::sim::target &t);
+
+} // namespace pioc::rtl
