@@ -33,10 +33,7 @@ module mem_arb #(
     logic            last;    // master served last
     logic            sel;
 
-    always_comb begin
-        if (s_valid == 2'b11) sel = !last;
-        else                  sel = s_valid[1];
-    end
+    assign sel = s_valid == 2'b11 ? !last : s_valid[1];
 
     // A read may only be granted with room in the source FIFO.
     wire go = s_valid[sel] && (s_we[sel] || !full);
