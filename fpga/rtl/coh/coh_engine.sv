@@ -95,10 +95,12 @@ module coh_engine #(
     input  logic [959:0]    dmsg_data,
     input  logic [6:0]      dmsg_len
 );
-    localparam int NCPU = int'(coh_dev_pkg::CPU_CHANNELS);
+    localparam int NCPU = 32'(coh_dev_pkg::CPU_CHANNELS);
     localparam int NCH  = NCPU + 1;
     localparam int NL   = 2 * NCH;
-    localparam int CB   = $clog2(int'(coh_dev_pkg::CHANNEL_STRIDE));   // channel field starts here
+    localparam int STRIDE = 32'(coh_dev_pkg::CHANNEL_STRIDE);
+    localparam int L1OFF  = 32'(coh_dev_pkg::LINE1_OFF);
+    localparam int CB     = $clog2(STRIDE);   // channel field starts here
     localparam logic [63:0] STATUS_DONE = coh_dev_pkg::STATUS_DONE;
     localparam logic [63:0] NOT_READY   = coh_dev_pkg::NOT_READY;
     localparam logic [7:0]  OP_BLOOM    = 8'(pio_dev_pkg::OP_BLOOM);
@@ -112,12 +114,12 @@ module coh_engine #(
         l = -1;
         for (int c = 0; c < NCH; c++)
             for (int k = 0; k < 2; k++)
-                if (a == AW'(c * (1 << CB) + k * int'(coh_dev_pkg::LINE1_OFF))) l = 2 * c + k;
+                if (a == AW'(c * (1 << CB) + k * L1OFF)) l = 2 * c + k;
         line_of = l;
     endfunction
 
     function automatic logic [AW-1:0] addr_of(input int l);
-        addr_of = AW'((l / 2) * (1 << CB) + (l % 2) * int'(coh_dev_pkg::LINE1_OFF));
+        addr_of = AW'((l / 2) * (1 << CB) + (l % 2) * L1OFF);
     endfunction
 
     // ---- state
@@ -198,6 +200,11 @@ module coh_engine #(
     wire   rd_take     = rdreq_valid && rdreq_ready;
     int    rd_l;
     assign rd_l = line_of(rdreq_addr);
+
+    logic [1023:0] wr_mask;       // byte enables as a bit mask
+    for (genvar b = 0; b < 128; b++) begin : g_mask
+        assign wr_mask[8*b +: 8] = {8{wrreq_be[b]}};
+    end
 
     assign wrreq_ready  = !wrrsp_valid;
     wire   wr_take      = wrreq_valid && wrreq_ready;
@@ -337,8 +344,7 @@ module coh_engine #(
             if (wr_take) begin
                 for (int l = 0; l < NL; l++)
                     if (wr_l == l)
-                        for (int b = 0; b < 128; b++)
-                            if (wrreq_be[b]) lines[1024*l + 8*b +: 8] <= wrreq_data[8*b +: 8];
+                        lines[1024*l +: 1024] <= (lines[1024*l +: 1024] & ~wr_mask) | (wrreq_data & wr_mask);
                 wrrsp_valid <= 1'b1;
                 wrrsp_id    <= wrreq_id;
             end

@@ -1,0 +1,90 @@
+# Vivado batch build of the VCU118 image: XDMA IP (PCIe Gen3 x16, 512-bit AXI
+# at 250 MHz) + our user logic (fpga/rtl/xdma/xdma_user_top.sv).
+#
+#   vivado -mode batch -source fpga/vcu118/build.tcl [-tclargs OUTDIR]
+#
+# Written for Vivado 2022.2 (XDMA 4.1). NOT run in this repository's CI (no
+# Vivado there): see Documentation/fpga.md for what was verified and what a
+# machine with Vivado must check (IP parameter names, pins, timing).
+set here   [file normalize [file dirname [info script]]]
+set fpga   [file normalize $here/..]
+set root   [file normalize $fpga/..]
+set out    [expr {[llength $argv] > 0 ? [lindex $argv 0] : "$root/build/fpga/vcu118"}]
+set part   xcvu9p-flga2104-2L-e
+file mkdir $out
+
+# ---- register-map packages from the same TOML as the library
+file mkdir $out/generated
+foreach map {pio_dev coh_dev} {
+    exec python3 $root/scripts/gen-regmap $fpga/regmap/$map.toml --sv $out/generated/${map}_pkg.sv
+}
+
+create_project -force pioc_vcu118 $out/project -part $part
+set boards [get_board_parts -quiet -latest_file_version {*vcu118*}]
+if {[llength $boards]} { set_property board_part [lindex $boards 0] [current_project] }
+
+# ---- our RTL (packages first) and the board top
+add_files -norecurse [list $out/generated/pio_dev_pkg.sv $out/generated/coh_dev_pkg.sv]
+add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/bloom/*.sv $fpga/rtl/pio/*.sv $fpga/rtl/xdma/*.sv]
+add_files -norecurse $here/vcu118_top.sv
+set_property file_type SystemVerilog [get_files *.sv]
+add_files -fileset constrs_1 -norecurse $here/vcu118.xdc
+set_property top vcu118_top [current_fileset]
+
+# ---- XDMA: memory-mapped DMA (1 H2C + 1 C2H channel), AXI-Lite master BAR
+# (control, 256 KiB), DMA bypass BAR (PIO, 256 KiB), MSI-X, PCIe device 10ee:9038.
+create_ip -name xdma -vendor xilinx.com -library ip -module_name xdma_0
+set_property -dict [list \
+    CONFIG.mode_selection            {Advanced} \
+    CONFIG.pcie_blk_locn             {X1Y2} \
+    CONFIG.pl_link_cap_max_link_width {X16} \
+    CONFIG.pl_link_cap_max_link_speed {8.0_GT/s} \
+    CONFIG.axi_data_width            {512_bit} \
+    CONFIG.axisten_freq              {250} \
+    CONFIG.pf0_device_id             {9038} \
+    CONFIG.pf0_subsystem_id          {0007} \
+    CONFIG.xdma_axi_intf_mm          {AXI_Memory_Mapped} \
+    CONFIG.xdma_rnum_chnl            {1} \
+    CONFIG.xdma_wnum_chnl            {1} \
+    CONFIG.axilite_master_en         {true} \
+    CONFIG.axilite_master_size       {256} \
+    CONFIG.axilite_master_scale      {Kilobytes} \
+    CONFIG.axist_bypass_en           {true} \
+    CONFIG.axist_bypass_size         {256} \
+    CONFIG.axist_bypass_scale        {Kilobytes} \
+    CONFIG.pf0_msix_enabled          {true} \
+    CONFIG.pf0_msi_enabled           {false} \
+    CONFIG.xdma_num_usr_irq          {1} \
+    CONFIG.cfg_mgmt_if               {false} \
+    CONFIG.xdma_sts_ports            {false} \
+] [get_ips xdma_0]
+
+# ---- 512 -> 64 bit AXI4 width converters for the DMA and the bypass paths
+foreach n {dwc_dma dwc_byp} {
+    create_ip -name axi_dwidth_converter -vendor xilinx.com -library ip -module_name $n
+    set_property -dict [list \
+        CONFIG.PROTOCOL {AXI4} CONFIG.SI_DATA_WIDTH {512} CONFIG.MI_DATA_WIDTH {64} \
+        CONFIG.ADDR_WIDTH {64} CONFIG.SI_ID_WIDTH {4} CONFIG.FIFO_MODE {0} \
+        CONFIG.ACLK_ASYNC {0} \
+    ] [get_ips $n]
+}
+generate_target all [get_ips]
+synth_ip [get_ips]
+
+# ---- build
+synth_design -top vcu118_top -part $part
+write_checkpoint -force $out/post_synth.dcp
+report_utilization -file $out/utilization_synth.rpt
+opt_design
+place_design
+phys_opt_design
+route_design
+write_checkpoint -force $out/post_route.dcp
+report_timing_summary -file $out/timing.rpt
+report_utilization -file $out/utilization.rpt
+if {[get_property SLACK [get_timing_paths -max_paths 1 -nworst 1 -setup]] < 0} {
+    puts "ERROR: timing not met, see $out/timing.rpt"
+    exit 1
+}
+write_bitstream -force $out/pioc_vcu118.bit
+puts "bitstream: $out/pioc_vcu118.bit"
