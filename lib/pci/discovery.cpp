@@ -158,6 +158,12 @@ public:
 			guarded("setting sysfs.path", [this] {
 				return pci_set_param(a_, const_cast<char *>("sysfs.path"), bus_.data());
 			});
+			// Names from pci.ids only: the udev hwdb path of libpci leaks its
+			// udev context on every lookup (LeakSanitizer), and pci.ids is
+			// what lspci -n -n shows anyway.
+			guarded("setting hwdb.disable", [this] {
+				return pci_set_param(a_, const_cast<char *>("hwdb.disable"), const_cast<char *>("1"));
+			});
 			guarded("initialising", [this] { pci_init(a_); });
 			guarded(bus_.c_str(), [this] { pci_scan_bus(a_); });
 		} catch (...) {

@@ -168,7 +168,7 @@ void pin_this_thread(const cpu_core &c)
 {
 	bitmap set;
 	hwloc_bitmap_only(set, c.os_index);
-	if (hwloc_set_cpubind(topo().get(), set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) != 0) {
+	if (hwloc_set_cpubind(topo().get(), set, HWLOC_CPUBIND_THREAD) != 0) {
 		const int err = errno;
 		throw_os_error(fmt::format("cannot pin this thread to core {} ({})", c.os_index,
 					   node_text(c.numa_node)),
