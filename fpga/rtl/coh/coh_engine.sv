@@ -152,7 +152,7 @@ module coh_engine #(
             if (inv[3*c +: 3] == I_QUEUED) begin
                 f_in_valid = 1'b1;
                 f_in_tag   = TW'(c);
-                f_in_data  = lines[1024*(2*c + 32'(fline[c])) +: 1024];
+                f_in_data  = fline[c] ? lines[1024*(2*c+1) +: 1024] : lines[1024*(2*c) +: 1024];
             end
     end
 
@@ -297,7 +297,8 @@ module coh_engine #(
                         rdrsp_id    <= hold_id[ID_W*c +: ID_W];
                         rdrsp_data  <= line;
                         rdrsp_excl  <= cfg_excl;
-                        lines[1024*t +: 1024] <= line;
+                        if (par[c]) lines[1024*(2*c+1) +: 1024] <= line;
+                        else        lines[1024*(2*c) +: 1024]   <= line;
                         hold[c] <= 1'b0;
                         par[c]  <= !par[c];
                         // reclaim the answered line (unless it is the next request
