@@ -35,7 +35,7 @@ void throw_os_error(const std::string &msg, int err)
 		c = errc::not_found;
 	else if (err == EINVAL)
 		c = errc::invalid_argument;
-	else if (err == EOPNOTSUPP)
+	else if (err == EOPNOTSUPP || err == ENOSYS)
 		c = errc::not_supported;
 	throw error(c, msg + ": " + std::strerror(err));
 }

@@ -49,7 +49,7 @@ template <class Send, class Recv> void run_pair(unsigned msgs, std::uint32_t pay
 }
 } // namespace
 
-TEST_CASE("CNI cachable queue between two threads: in order, exactly once")
+TEST_CASE("CNI cachable queue between two threads: in order, exactly once", "[native]")
 {
 	for (std::uint32_t line : {64u, 128u}) {
 		for (std::uint32_t entries : {2u, 8u, 64u}) {
@@ -64,7 +64,7 @@ TEST_CASE("CNI cachable queue between two threads: in order, exactly once")
 	}
 }
 
-TEST_CASE("FastForward queue between two threads: in order, exactly once")
+TEST_CASE("FastForward queue between two threads: in order, exactly once", "[native]")
 {
 	for (std::uint32_t entries : {2u, 32u}) {
 		std::uint32_t line = host_line_size();

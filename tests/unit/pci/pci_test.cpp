@@ -389,7 +389,7 @@ template <class G> std::string error_of(G g)
 
 } // namespace
 
-TEST_CASE("libpci failures become pioc::errors instead of exiting the process")
+TEST_CASE("libpci failures become pioc::errors instead of exiting the process", "[native]")
 {
 	// libpci's default error handler calls exit(); ours must throw, and
 	// libpci must work again on the next call.

@@ -79,7 +79,7 @@ TEST_CASE("default timing core avoids core 0 when there is another")
 		CHECK(c.os_index == pioc::all_cores().front().os_index);
 }
 
-TEST_CASE("pinning moves the thread and describe_current_cpu says so")
+TEST_CASE("pinning moves the thread and describe_current_cpu says so", "[native]")
 {
 	const auto cores = pioc::all_cores();
 	for (const auto &c : cores) {
@@ -99,7 +99,7 @@ TEST_CASE("pinning moves the thread and describe_current_cpu says so")
 	}
 }
 
-TEST_CASE("an unpinned thread is reported as not pinned")
+TEST_CASE("an unpinned thread is reported as not pinned", "[native]")
 {
 	if (os_allowed_cpus().size() < 2)
 		return; // with one CPU every thread is pinned
@@ -109,7 +109,7 @@ TEST_CASE("an unpinned thread is reported as not pinned")
 	CHECK(desc.find("not pinned") != std::string::npos);
 }
 
-TEST_CASE("pin_for_timing honours a requested core and rejects unknown ones")
+TEST_CASE("pin_for_timing honours a requested core and rejects unknown ones", "[native]")
 {
 	const auto cores = pioc::all_cores();
 	pioc::device_info d;

@@ -37,7 +37,7 @@ TEST_CASE("default paths are the stock driver's names")
 	CHECK(p.user == "/dev/xdma0_user");
 }
 
-TEST_CASE("blocking and queued transfers through io_uring")
+TEST_CASE("blocking and queued transfers through io_uring", "[native]")
 {
 	tmpfile_ f;
 	chardev cd({f.path, f.path, f.path}, 8);
@@ -65,7 +65,7 @@ TEST_CASE("blocking and queued transfers through io_uring")
 		CHECK(dst[i] == src[i]);
 }
 
-TEST_CASE("short transfers and missing devices are clear errors")
+TEST_CASE("short transfers and missing devices are clear errors", "[native]")
 {
 	tmpfile_ f;
 	chardev cd({f.path, f.path, f.path}, 4);

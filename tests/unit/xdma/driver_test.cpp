@@ -224,7 +224,7 @@ TEST_CASE("a bad bus address is an error, not a crash")
 	x.h2c(0).transfer(buf, 0, 128, 0);
 }
 
-TEST_CASE("interrupts of several channels through io_uring")
+TEST_CASE("interrupts of several channels through io_uring", "[native]")
 {
 	device dev = device::open("sim:xdma");
 	dma x(dev);
