@@ -52,7 +52,14 @@ void pio_dev::start_invoke(std::uint64_t doorbell, std::uint64_t t_ns)
 		++ignored_writes_;
 		return;
 	}
-	const std::uint64_t start = std::max(t_ns, busy_ ? done_ns_ : t_ns);
+	if (busy_ && t_ns < done_ns_) {
+		// One invocation at a time, as in the RTL: a doorbell while the unit
+		// computes is dropped, and software sees only the running one complete.
+		log().debug("pio_dev: doorbell {:#x} while busy ignored", doorbell);
+		++ignored_writes_;
+		return;
+	}
+	const std::uint64_t start = t_ns;
 	std::uint64_t cycles = timing_.fixed_cycles + timing_.cycles_per_64b * ((len + 63) / 64) + delay_cycles_;
 	switch (op) {
 	case r::OP_ECHO:
@@ -101,7 +108,7 @@ std::uint64_t pio_dev::reg_read(std::uint64_t off, unsigned len, std::uint64_t t
 	switch (off) {
 	case r::ID.offset: return r::id_value;
 	case r::VERSION.offset: return (r::version_major << 16) | r::version_minor;
-	case r::CAPS.offset: return r::CAPS.reset | r::CAP_BLOOM;
+	case r::CAPS.offset: return r::CAPS.reset;
 	case r::CLOCK_MHZ.offset: return r::clock_mhz;
 	case r::SCRATCH.offset: return scratch_;
 	case r::CYCLES.offset:

@@ -4,6 +4,9 @@
 
 #include "sim/pio_dev.hpp"
 #include "sim/xdma/xdma_dev.hpp"
+#ifdef PIOC_HAVE_RTL
+#include "rtl_devices.hpp"
+#endif
 
 #include <pioc/sim/host_memory.hpp>
 
@@ -25,6 +28,11 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"pio", "pioc PIO test image (behavioral model)", 0x10ee, 0x9038, sim::make_pio_dev});
 		v.push_back({"xdma", "XDMA (PG195) design: BAR0 PIO image, BAR1 XDMA config, 64 MiB card memory "
 				     "(behavioral model)", 0x10ee, 0x903f, sim::make_xdma_dev});
+#ifdef PIOC_HAVE_RTL
+		// The Verilated RTL of the same image: every TLP drives its AXI ports.
+		v.push_back({"pio", "pioc PIO test image (Verilated RTL, fpga/rtl/pio)", 0x10ee, 0x9038,
+			     [] { return rtl::make_pio_rtl(); }, true});
+#endif
 		return v;
 	}();
 	return devs;

@@ -148,3 +148,38 @@ TEST_CASE("BRAM window keeps what was written", "[sim][pio_dev]")
 	f.bar.copy_from(r::BRAM.offset + r::BRAM.size - 4096, out.data(), out.size());
 	CHECK(in == out);
 }
+
+TEST_CASE("a doorbell while the invoke unit computes is dropped, as in the RTL", "[pio_dev]")
+{
+	namespace r = pioc::regs::pio_dev;
+	pioc::sim::pio_dev dev;
+	const std::uint64_t req = 0x1122334455667788ull;
+	dev.posted_write(0, r::REQ.offset, &req, 8, 1000);
+	const std::uint32_t delay = 1000; // cycles: keeps the unit busy for 4 us
+	dev.posted_write(0, r::INVOKE_DELAY.offset, &delay, 4, 1000);
+	const std::uint64_t first = 8, second = 16 | (std::uint64_t(r::OP_NOT) << 32);
+	dev.posted_write(0, r::DOORBELL.offset, &first, 8, 2000);
+	dev.posted_write(0, r::DOORBELL.offset, &second, 8, 2004); // unit still busy
+	CHECK(dev.ignored_writes() == 1);
+	std::uint64_t status = 0;
+	const std::uint64_t t = dev.read(0, r::INVOKE_STATUS.offset, &status, 8, 2008);
+	CHECK(t > 2008);
+	CHECK((status & r::STATUS_DONE));
+	CHECK((status & r::STATUS_LEN_MASK) == 8); // the first invocation, not the second
+	std::uint64_t resp = 0;
+	dev.read(0, r::RESP.offset, &resp, 8, t);
+	CHECK(resp == req); // echo, not NOT
+	// Once done, the next doorbell is taken.
+	dev.posted_write(0, r::DOORBELL.offset, &second, 8, t + 10);
+	CHECK(dev.ignored_writes() == 1);
+}
+
+TEST_CASE("CAPS reports invoke, BRAM and Bloom as the register map declares", "[pio_dev]")
+{
+	namespace r = pioc::regs::pio_dev;
+	pioc::sim::pio_dev dev;
+	std::uint32_t caps = 0;
+	dev.read(0, r::CAPS.offset, &caps, 4, 0);
+	CHECK(caps == (r::CAP_INVOKE | r::CAP_BRAM | r::CAP_BLOOM));
+	CHECK(caps == r::CAPS.reset);
+}
