@@ -81,12 +81,17 @@ test-install: lib
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
 
+# The RTL suite (lint, iverilog, yosys, Verilator testbenches), then libpioc
+# built with the Verilated images: model-vs-RTL agreement and pciebench on rtl:pio.
 test-rtl:
-	@if [ -f fpga/Makefile ]; then $(MAKE) -C fpga test; else echo "test-rtl: fpga/Makefile missing"; exit 1; fi
+	$(MAKE) -C fpga test
+	cmake -S . -B build-rtl -G Ninja -DPIOC_RTL=ON $(CMAKE_FLAGS)
+	$(NINJA) -C build-rtl test_rtl pciebench
+	cd build-rtl && ctest --output-on-failure -L rtl -E 'rtl[.]fpga'
 
 test-spin:
 	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
 
 clean:
-	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-install
+	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-rtl
 	-$(MAKE) -C kmod clean 2>/dev/null

@@ -19,3 +19,15 @@ if(PIOC_RTL)
   add_test(NAME rtl.model_vs_rtl COMMAND test_rtl)
   set_tests_properties(rtl.model_vs_rtl PROPERTIES TIMEOUT 900 LABELS rtl)
 endif()
+
+# pciebench against the RTL: every invocation's response is checked against
+# the op applied to the request (echo, NOT, +1), for sizes 8 B .. 8 KiB, and
+# the JSON must say the times are simulated.
+if(PIOC_RTL)
+  add_test(NAME rtl.pciebench_pio
+    COMMAND sh -c "for op in echo not add1; do \
+$<TARGET_FILE:pciebench> pio --device rtl:pio --ops write_read,write_stream,read_stream --op-code $op \
+  --sizes 8,64,1K,8K --iterations 20 --warmup 2 --json --no-pin | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\"; assert len(r[\"results\"])==12, r' || exit 1; done")
+  set_tests_properties(rtl.pciebench_pio PROPERTIES TIMEOUT 900 LABELS rtl)
+endif()
