@@ -16,7 +16,9 @@
  *   std::uint64_t load64(off); void store64(off, v);
  *   void load_bytes(off, dst, n); void store_bytes(off, src, n);
  *   void load_lines(const std::uint64_t *offs, n);  // independent loads, all in flight
+ *   std::uint64_t load_acquire(off); void store_release(off, v); // queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
+ *   void relax(backoff &);                           // between two polls that found nothing
  *   void evict(off);                                 // clean+invalidate one line
  *   double now_ns();
  */
@@ -29,8 +31,27 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 namespace pioc::coherent {
+
+/** Backs off politely: spin a little, then yield (bounded busy-waiting on
+ *  shared cores, under TSan and under user-mode emulation). */
+struct backoff {
+	unsigned n = 0;
+	void operator()() noexcept
+	{
+		if (++n < 256) {
+#if defined(__x86_64__)
+			__builtin_ia32_pause();
+#elif defined(__aarch64__)
+			asm volatile("yield");
+#endif
+		} else {
+			std::this_thread::yield();
+		}
+	}
+};
 
 /** Plain loads and stores on a cacheable mapping. */
 class mem_lines {
@@ -70,8 +91,17 @@ public:
 			sink ^= load64(offs[i]);
 		asm volatile("" ::"r"(sink));
 	}
+	std::uint64_t load_acquire(std::uint64_t off) const noexcept
+	{
+		return __atomic_load_n(reinterpret_cast<const std::uint64_t *>(base_ + off), __ATOMIC_ACQUIRE);
+	}
+	void store_release(std::uint64_t off, std::uint64_t v) const noexcept
+	{
+		__atomic_store_n(reinterpret_cast<std::uint64_t *>(base_ + off), v, __ATOMIC_RELEASE);
+	}
 	void store_load() const noexcept { barrier::store_load(); }
 	void full() const noexcept { barrier::full(); }
+	void relax(backoff &b) const noexcept { b(); }
 	/** Clean and invalidate one line to the point of coherence. */
 	void evict(std::uint64_t off) const noexcept
 	{
@@ -124,8 +154,22 @@ public:
 			offs += k, n -= k;
 		}
 	}
+	/** dmb ishld after the load, as the acquire load compiles on arm64. */
+	std::uint64_t load_acquire(std::uint64_t off) const
+	{
+		std::uint64_t v = load64(off);
+		sys_->cpu_barrier(barrier::kind::load_load);
+		return v;
+	}
+	void store_release(std::uint64_t off, std::uint64_t v) const
+	{
+		sys_->cpu_barrier(barrier::kind::store_store);
+		store64(off, v);
+	}
 	void store_load() const { sys_->cpu_barrier(barrier::kind::store_load); }
 	void full() const { sys_->cpu_barrier(barrier::kind::full); }
+	/** Nothing: each poll was a modelled load that already advanced time. */
+	void relax(backoff &) const noexcept {}
 	void evict(std::uint64_t off) const { sys_->cpu_evict(base_ + off); }
 	double now_ns() const noexcept { return sys_->now(); }
 	sim::eci::system &system() const noexcept { return *sys_; }

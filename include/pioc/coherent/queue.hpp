@@ -20,13 +20,13 @@
  */
 #pragma once
 
+#include <pioc/coherent/lines.hpp>
 #include <pioc/error.hpp>
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 
 namespace pioc::coherent {
 
@@ -40,115 +40,161 @@ inline void st_rel(std::uint8_t *p, std::uint64_t v) noexcept
 {
 	std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t *>(p)).store(v, std::memory_order_release);
 }
-inline void check_ring(const void *mem, std::uint32_t entries, std::uint32_t line)
+inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t line)
 {
 	if (line < 16 || (line & (line - 1)))
 		throw error(errc::invalid_argument, "coherent queue: line size must be a power of two >= 16");
-	if (reinterpret_cast<std::uintptr_t>(mem) % line)
+	if (mem % line)
 		throw error(errc::misaligned, "coherent queue: memory is not aligned to a cache line");
 	if (entries < 2)
 		throw error(errc::invalid_argument, "coherent queue: needs at least 2 entries");
 }
 } // namespace detail
 
-/** Backs off politely: spin a little, then yield (bounded busy-waiting on
- *  shared cores, under TSan and under user-mode emulation). */
-struct backoff {
-	unsigned n = 0;
-	void operator()() noexcept
+/** A CNI cachable queue over a line-access policy (pioc/coherent/lines.hpp):
+ *  mem_lines on ordinary memory or the module's ECI window, eci_sim_lines
+ *  in the ECI model (where the other end can be the device: sim::eci::
+ *  cq_engine). Layout from @p base: line 0 holds head, then @p entries
+ *  lines. Entry header: bit 0 valid (sense), bits 16-31 length.
+ *  The code is the same for every policy; the policy is a template
+ *  argument, so the hardware loop has no backend branch. */
+/** The entry format of a cachable queue, shared by every end (the device
+ *  model of sim::eci::cq_engine too): header word = valid bit (sense) |
+ *  length << 16, payload after it. */
+struct cq_entry {
+	/** Valid value at ring position @p i: 1 on pass 0, 0 on pass 1, ... */
+	static constexpr std::uint64_t sense(std::uint64_t i, std::uint32_t entries) noexcept
 	{
-		if (++n < 256) {
-#if defined(__x86_64__)
-			__builtin_ia32_pause();
-#elif defined(__aarch64__)
-			asm volatile("yield");
-#endif
-		} else {
-			std::this_thread::yield();
-		}
+		return ((i / entries) & 1) ^ 1;
 	}
+	static constexpr std::uint64_t header(std::uint64_t sense, std::size_t n) noexcept
+	{
+		return sense | (std::uint64_t(n) << 16);
+	}
+	static constexpr bool valid(std::uint64_t h, std::uint64_t sense) noexcept { return (h & 1) == sense; }
+	static constexpr std::size_t length(std::uint64_t h) noexcept { return (h >> 16) & 0xffff; }
 };
 
-/** A CNI cachable queue in @p mem: line 0 holds head, then @p entries lines.
- *  Entry header: bit 0 valid (sense), bits 16-31 length. */
-class cq {
+template <class Lines>
+class cq_ring {
 public:
 	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept
 	{
 		return std::size_t(entries + 1) * line;
 	}
-	/** @p mem: bytes(entries, line) bytes, line-aligned, zeroed by the creator. */
-	cq(void *mem, std::uint32_t entries, std::uint32_t line)
-	    : mem_(static_cast<std::uint8_t *>(mem)), n_(entries), line_(line)
+	/** The ring starts at offset @p base of @p lines' window (line-aligned);
+	 *  its memory must read as zeros before the first use. */
+	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries) : L_(lines), base_(base), n_(entries)
 	{
-		detail::check_ring(mem, entries, line);
+		detail::check_ring(base, entries, L_.line_size());
 	}
-	std::uint32_t payload_max() const noexcept { return line_ - 8; }
+	std::uint32_t payload_max() const noexcept { return L_.line_size() - 8; }
+	std::uint32_t entries() const noexcept { return n_; }
+	std::uint64_t head_off() const noexcept { return base_; }
+	std::uint64_t entry_off(std::uint64_t i) const noexcept
+	{
+		return base_ + std::uint64_t(1 + i % n_) * L_.line_size();
+	}
 
 	class sender {
 	public:
-		explicit sender(cq &q) noexcept : q_(q) {}
+		explicit sender(cq_ring &q) noexcept : q_(q) {}
 		/** Enqueues up to payload_max() bytes; false if the ring is full. */
-		bool try_send(const void *p, std::size_t n) noexcept
+		bool try_send(const void *p, std::size_t n)
 		{
 			if (tail_ - shadow_head_ == q_.n_) {
-				shadow_head_ = detail::ld_acq(q_.mem_); // lazy pointer: read only now
+				++head_reads_;
+				shadow_head_ = q_.L_.load_acquire(q_.head_off()); // lazy pointer: read only now
 				if (tail_ - shadow_head_ == q_.n_)
 					return false;
 			}
-			std::uint8_t *e = q_.entry(tail_);
-			std::memcpy(e + 8, p, n);
-			std::uint64_t sense = ((tail_ / q_.n_) & 1) ^ 1; // 1 on pass 0, 0 on pass 1, ...
-			detail::st_rel(e, sense | (std::uint64_t(n) << 16));
+			std::uint64_t e = q_.entry_off(tail_);
+			q_.L_.store_bytes(e + 8, p, n);
+			q_.L_.store_release(e, cq_entry::header(cq_entry::sense(tail_, q_.n_), n));
 			++tail_;
 			return true;
 		}
-		void send(const void *p, std::size_t n) noexcept
+		void send(const void *p, std::size_t n)
 		{
 			for (backoff b; !try_send(p, n);)
-				b();
+				q_.L_.relax(b);
 		}
+		/** Loads of the receiver's head (the ring looked full); on a cached
+		 *  copy, repeated loads cost no traffic until the receiver moves it. */
 		std::uint64_t head_reads() const noexcept { return head_reads_; }
+		std::uint64_t sent() const noexcept { return tail_; }
 
 	private:
-		cq &q_;
+		cq_ring &q_;
 		std::uint64_t tail_ = 0, shadow_head_ = 0, head_reads_ = 0;
 	};
 
 	class receiver {
 	public:
-		explicit receiver(cq &q) noexcept : q_(q) {}
+		explicit receiver(cq_ring &q) noexcept : q_(q) {}
 		/** Dequeues into @p p; returns the length, or -1 if empty. */
-		long try_receive(void *p, std::size_t cap) noexcept
+		long try_receive(void *p, std::size_t cap)
 		{
-			const std::uint8_t *e = q_.entry(head_);
-			std::uint64_t h = detail::ld_acq(e);
-			std::uint64_t sense = ((head_ / q_.n_) & 1) ^ 1;
-			if ((h & 1) != sense)
+			std::uint64_t e = q_.entry_off(head_);
+			std::uint64_t h = q_.L_.load_acquire(e);
+			if (!cq_entry::valid(h, cq_entry::sense(head_, q_.n_)))
 				return -1; // message valid bit: no tail pointer to read
-			std::size_t n = (h >> 16) & 0xffff;
-			std::memcpy(p, e + 8, n < cap ? n : cap);
+			std::size_t n = cq_entry::length(h);
+			if (n > q_.payload_max())
+				n = q_.payload_max(); // a corrupt length never reads past the line
+			q_.L_.load_bytes(e + 8, p, n < cap ? n : cap);
 			++head_;
-			detail::st_rel(q_.mem_, head_); // the sender reads it lazily
+			q_.L_.store_release(q_.head_off(), head_); // the sender reads it lazily
 			return static_cast<long>(n);
 		}
-		std::size_t receive(void *p, std::size_t cap) noexcept
+		std::size_t receive(void *p, std::size_t cap)
 		{
 			long n;
 			for (backoff b; (n = try_receive(p, cap)) < 0;)
-				b();
+				q_.L_.relax(b);
 			return static_cast<std::size_t>(n);
 		}
+		/** As receive(), but gives up after @p timeout_ns of the policy's
+		 *  clock (simulated time in the model); -1 then. */
+		long receive_for(void *p, std::size_t cap, double timeout_ns)
+		{
+			double end = q_.L_.now_ns() + timeout_ns;
+			long n;
+			for (backoff b; (n = try_receive(p, cap)) < 0;) {
+				if (q_.L_.now_ns() > end)
+					return -1;
+				q_.L_.relax(b);
+			}
+			return n;
+		}
+		std::uint64_t received() const noexcept { return head_; }
 
 	private:
-		cq &q_;
+		cq_ring &q_;
 		std::uint64_t head_ = 0;
 	};
 
 private:
-	std::uint8_t *entry(std::uint64_t i) const noexcept { return mem_ + std::size_t(1 + i % n_) * line_; }
-	std::uint8_t *mem_;
-	std::uint32_t n_, line_;
+	Lines L_;
+	std::uint64_t base_;
+	std::uint32_t n_;
+};
+
+/** The cachable queue on ordinary memory (or any cacheable mapping) @p mem:
+ *  bytes(entries, line) bytes, line-aligned, zeroed by the creator. */
+class cq : public cq_ring<mem_lines> {
+public:
+	cq(void *mem, std::uint32_t entries, std::uint32_t line)
+	    : cq_ring(checked(mem, entries, line), 0, entries)
+	{
+	}
+
+private:
+	static mem_lines checked(void *mem, std::uint32_t entries, std::uint32_t line)
+	{
+		detail::check_ring(reinterpret_cast<std::uintptr_t>(mem), entries, line);
+		return mem_lines(mem, line);
+	}
 };
 
 /** FastForward: @p entries line-sized slots in @p mem (zeroed, aligned). */
@@ -158,7 +204,7 @@ public:
 	ff_queue(void *mem, std::uint32_t entries, std::uint32_t line)
 	    : mem_(static_cast<std::uint8_t *>(mem)), n_(entries), line_(line)
 	{
-		detail::check_ring(mem, entries, line);
+		detail::check_ring(reinterpret_cast<std::uintptr_t>(mem), entries, line);
 	}
 	std::uint32_t payload_max() const noexcept { return line_ - 8; }
 

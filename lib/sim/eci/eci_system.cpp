@@ -343,10 +343,12 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	} else {
 		++stats_.cpu_hits;
 	}
-	cpu_spend(cfg_.l2_hit_ns);
+	// The access is performed while the line is present; only then does
+	// time pass (a forward arriving meanwhile must see this store or load).
 	auto &c = *cpu_cache_[line];
 	std::memcpy(dst, c.data.data() + (addr - line), n);
 	touch_lru(line);
+	cpu_spend(cfg_.l2_hit_ns);
 	maybe_capacity_evict(line);
 }
 
@@ -364,11 +366,11 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	} else {
 		++stats_.cpu_hits;
 	}
-	cpu_spend(cfg_.l2_hit_ns);
 	auto &c = *cpu_cache_[line];
 	std::memcpy(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
 	touch_lru(line);
+	cpu_spend(cfg_.l2_hit_ns);
 	maybe_capacity_evict(line);
 }
 
