@@ -15,15 +15,21 @@
 #include <pioc/coherent/lines.hpp>
 #include <pioc/coherent/queue.hpp>
 #include <pioc/place.hpp>
+#include <pioc/sim/eci_cq.hpp>
 #include <pioc/sim/eci_engine.hpp>
 
 #include <fmt/format.h>
+
+#ifdef PIOC_HAVE_RTL
+#include "rtl/coh_rtl_engine.hpp"
+#endif
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -47,11 +53,45 @@ device_info eci_info(const std::string &spec, bool sim)
 	return d;
 }
 
+// ---------------------------------------------------------------- ECI window
+
+/** An ECI window of the pioc module ("eci0", "kmod:eci0" or "/dev/pioc/eci0")
+ *  mapped write-back: the module grants the mapping (cacheable for a
+ *  coherent window) and revokes it if the module goes away. */
+struct window {
+	pioc::device dev;
+	region map;
+	void *base;
+	std::uint64_t size;
+};
+
+window open_window(const std::string &spec, std::uint64_t want, std::uint32_t line)
+{
+	std::string name = spec;
+	if (name.rfind("kmod:", 0) == 0)
+		name = name.substr(5);
+	if (auto slash = name.rfind('/'); slash != std::string::npos)
+		name = name.substr(slash + 1);
+	auto dev = pioc::device(pioc::open_kmod(name));
+	region win = dev.map(0, mem_type::wb);
+	std::uint64_t size = win.size();
+	if (want) {
+		if (want > size)
+			throw error(errc::out_of_range, fmt::format("ecibench: --window-size {} is larger than window {} ({} bytes)",
+								    want, spec, size));
+		size = want;
+	}
+	void *p = std::get<mmio_io>(win.io()).base();
+	if (reinterpret_cast<std::uintptr_t>(p) % line)
+		throw error(errc::misaligned, fmt::format("ecibench: window {} is not {}-byte aligned", spec, line));
+	return window{std::move(dev), std::move(win), p, size};
+}
+
 // ---------------------------------------------------------------- invoke
 
 struct invoke_opts {
 	bench_options common;
-	std::string variant = "5a", sizes = "8..16K", window;
+	std::string variant = "5a", sizes = "8..16K", window, engine = "model";
 	bool shared = false, pipelined = false;
 	std::uint64_t line = 128, window_size = 0, channel = 0;
 };
@@ -90,6 +130,8 @@ int cmd_invoke(int argc, char **argv)
 		o.window);
 	c.value("window-size", "BYTES", "bytes to map from --window (default: its size)", o.window_size);
 	c.value("channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
+	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a/5b, "
+		"up to 120 B; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
 		 "example: ecibench invoke --sizes 64 --shared --json");
 	if (!c.parse(argc, argv, 2))
@@ -102,44 +144,47 @@ int cmd_invoke(int argc, char **argv)
 		if (s == 0 || s > coherent::max_message)
 			throw usage_error(fmt::format("--sizes: {} is outside 1 B .. 16 KiB", s));
 	const bool sim = o.window.empty();
+	const bool use_rtl = o.engine == "rtl";
+	if (o.engine != "model" && !use_rtl)
+		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
+	if (use_rtl) {
+#ifndef PIOC_HAVE_RTL
+		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
+						 "-DPIOC_RTL=ON; needs Verilator)");
+#endif
+		if (!sim || o.pipelined || o.line != 128 || (*v != coherent::variant::cpu_dev && *v != coherent::variant::dev_dev))
+			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte lines, "
+					  "not pipelined");
+		for (auto s : sizes)
+			if (s > 120)
+				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine carries at most 120 B per "
+							      "message (one line)",
+							      s));
+	}
 	bench::report rep;
 	rep.tool = "ecibench invoke";
 	rep.device = sim ? "sim:eci" : o.window;
-	rep.transport = sim ? "sim" : "kmod";
+	rep.transport = use_rtl ? "rtl" : sim ? "sim" : "kmod";
+	if (use_rtl)
+		rep.device = "rtl:coh";
 	rep.memory_type = "wb";
 	rep.simulated = sim;
 	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
 	rep.extra["variant"] = std::string(coherent::to_string(*v));
 	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
 	rep.extra["pipelined"] = o.pipelined;
+	if (sim)
+		rep.extra["engine"] = o.engine;
 	const std::uint32_t data_lines = o.pipelined ? 128 : 0;
 
 	if (!sim) {
 		if (!coherent::cpu_initiated(*v))
 			throw error(errc::not_supported, "ecibench invoke: on a window only CPU-initiated variants "
 							 "(5a, 5c) are timed");
-		// The window comes from the pioc module ("eci0", "kmod:eci0" or
-		// "/dev/pioc/eci0"): it grants the mapping (cacheable for a coherent
-		// window) and revokes it if the module goes away.
-		std::string name = o.window;
-		if (name.rfind("kmod:", 0) == 0)
-			name = name.substr(5);
-		if (auto slash = name.rfind('/'); slash != std::string::npos)
-			name = name.substr(slash + 1);
-		auto dev = pioc::device(pioc::open_kmod(name));
-		region win = dev.map(0, mem_type::wb);
-		std::uint64_t size = win.size();
-		if (o.window_size) {
-			if (o.window_size > size)
-				throw error(errc::out_of_range,
-					    fmt::format("ecibench: --window-size {} is larger than window {} ({} bytes)",
-							o.window_size, o.window, size));
-			size = o.window_size;
-		}
-		void *p = std::get<mmio_io>(win.io()).base();
+		window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
+		void *p = w.base;
+		std::uint64_t size = w.size;
 		std::uint32_t line = static_cast<std::uint32_t>(o.line);
-		if (reinterpret_cast<std::uintptr_t>(p) % line)
-			throw error(errc::misaligned, fmt::format("ecibench: window {} is not {}-byte aligned", o.window, line));
 		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel), 64 * 1024,
 							 data_lines);
 		coherent::cpu_options co;
@@ -166,31 +211,53 @@ int cmd_invoke(int argc, char **argv)
 		ec.answer_exclusive = !o.shared;
 		ec.data_lines = data_lines;
 		ec.channels = static_cast<std::uint32_t>(o.channel + 1);
-		sim::eci::proto_engine eng(sys, ec);
+		std::unique_ptr<sim::eci::proto_engine> model;
+		coherent::layout lay;
+		std::function<void(std::vector<std::uint8_t>)> post;
+		std::function<std::uint64_t()> cycles = [] { return std::uint64_t(0); };
+#ifdef PIOC_HAVE_RTL
+		std::unique_ptr<rtl::coh_rtl_engine> hw;
+		if (use_rtl) {
+			rtl::coh_rtl_engine::options ro;
+			ro.exclusive = !o.shared;
+			hw = std::make_unique<rtl::coh_rtl_engine>(sys, ro);
+			lay = coherent::cpu_initiated(*v) ? hw->channel_layout(static_cast<std::uint32_t>(o.channel))
+							  : hw->message_layout();
+			post = [&](std::vector<std::uint8_t> m) { hw->post(std::move(m)); };
+			cycles = [&] { return hw->cycles(); };
+		}
+#endif
+		if (!use_rtl) {
+			model = std::make_unique<sim::eci::proto_engine>(sys, ec);
+			lay = model->channel_layout(static_cast<std::uint32_t>(o.channel));
+			post = [&](std::vector<std::uint8_t> m) { model->post(static_cast<std::uint32_t>(o.channel), std::move(m)); };
+		}
 		sys.cpu_spend(5000);
-		coherent::eci_sim_lines L(sys, eng.window_base());
-		auto lay = eng.channel_layout(static_cast<std::uint32_t>(o.channel));
+		coherent::eci_sim_lines L(sys, 0);
 		coherent::cpu_options co;
 		co.pipelined = o.pipelined;
 		bench::histogram h;
 		sim::eci::counters c0;
+		std::uint64_t cyc0 = 0;
 		if (coherent::cpu_initiated(*v)) {
 			coherent::invoker<coherent::eci_sim_lines> inv(L, lay, co);
 			std::vector<std::uint8_t> req(s, 0x5a), resp(coherent::max_message);
 			for (std::uint64_t i = 0; i < o.common.warmup; ++i)
 				inv.call(req.data(), s, resp.data(), resp.size());
 			c0 = sys.stats();
+			cyc0 = cycles();
 			h = time_calls(inv, s, o.common.iterations, 0, [&] { return sys.now(); });
 		} else {
 			coherent::receiver<coherent::eci_sim_lines> rx(L, lay, co);
 			std::vector<std::uint8_t> buf(coherent::max_message);
 			auto one = [&] {
-				eng.post(static_cast<std::uint32_t>(o.channel), std::vector<std::uint8_t>(s, 0x5a));
+				post(std::vector<std::uint8_t>(s, 0x5a));
 				return rx.receive(buf.data(), buf.size(), 1u << 20);
 			};
 			for (std::uint64_t i = 0; i < o.common.warmup; ++i)
 				one();
 			c0 = sys.stats();
+			cyc0 = cycles();
 			for (std::uint64_t i = 0; i < o.common.iterations; ++i) {
 				double t0 = sys.now();
 				one();
@@ -202,6 +269,8 @@ int cmd_invoke(int argc, char **argv)
 		double it = double(o.common.iterations);
 		r.extra["messages_per_op"] = double(d.link_messages()) / it;
 		r.extra["round_trips_per_op"] = double(d.round_trips) / it;
+		if (use_rtl)
+			r.extra["cycles_per_op"] = double(cycles() - cyc0) / it;
 		rep.results.push_back(std::move(r));
 	}
 	emit(rep, o.common.format);
@@ -258,43 +327,140 @@ bench::histogram pingpong(std::uint64_t iters, std::uint64_t warmup, Echo echo, 
 	return h;
 }
 
+/** CNI cachable queue round trips with the modelled device as the other end
+ *  (sim::eci::cq_engine): the library's cq_ring over eci_sim_lines. */
+bench::result queue_device(std::uint32_t line, std::uint32_t entries, std::size_t n, const bench_options &common)
+{
+	sim::eci::config sc;
+	sc.line_size = line;
+	sim::eci::system sys(sc);
+	sim::eci::cq_config qc;
+	qc.entries = entries;
+	sim::eci::cq_engine eng(sys, qc);
+	using ring = coherent::cq_ring<coherent::eci_sim_lines>;
+	coherent::eci_sim_lines lines(sys, 0);
+	ring to(lines, eng.to_device_base(), entries), from(lines, eng.from_device_base(), entries);
+	ring::sender tx(to);
+	ring::receiver rx(from);
+	std::vector<std::uint8_t> m(n, 0x5a), buf(line);
+	auto one = [&] {
+		tx.send(m.data(), n);
+		if (rx.receive_for(buf.data(), buf.size(), 1e9) != static_cast<long>(n))
+			throw error(errc::device_error, "ecibench queue: the modelled device did not echo the message");
+	};
+	for (std::uint64_t i = 0; i < common.warmup; ++i)
+		one();
+	auto c0 = sys.stats();
+	bench::histogram h;
+	for (std::uint64_t i = 0; i < common.iterations; ++i) {
+		double t0 = sys.now();
+		one();
+		h.record(static_cast<std::uint64_t>(sys.now() - t0 + 0.5));
+	}
+	auto d = sys.stats() - c0;
+	auto r = bench::result::from("cq_roundtrip", n, h);
+	double it = double(common.iterations);
+	r.extra["messages_per_op"] = double(d.link_messages()) / it;
+	r.extra["round_trips_per_op"] = double(d.round_trips) / it;
+	return r;
+}
+
+/** Line-aligned, zeroed memory for the rings: the heap, or an ECI window. */
+class ring_memory {
+public:
+	ring_memory(const std::string &window, std::uint32_t line) : line_(line)
+	{
+		if (!window.empty())
+			win_.emplace(open_window(window, 0, line));
+	}
+	/** Two areas of @p bytes each (rounded up to lines). */
+	std::pair<void *, void *> two(std::size_t bytes)
+	{
+		std::size_t r = (bytes + line_ - 1) / line_ * line_;
+		if (!win_) {
+			heap_.clear();
+			heap_.push_back(std::make_unique<aligned_buf>(r, line_));
+			heap_.push_back(std::make_unique<aligned_buf>(r, line_));
+			return {heap_[0]->p, heap_[1]->p};
+		}
+		if (2 * r > win_->size)
+			throw error(errc::out_of_range, fmt::format("ecibench: two rings of {} bytes do not fit the "
+								    "{}-byte window",
+								    r, win_->size));
+		auto *b = static_cast<std::uint8_t *>(win_->base);
+		std::memset(b, 0, 2 * r);
+		return {b, b + r};
+	}
+
+private:
+	std::uint32_t line_;
+	std::optional<window> win_;
+	std::vector<std::unique_ptr<aligned_buf>> heap_;
+};
+
 int cmd_threads(int argc, char **argv, bool queue)
 {
 	bench_options common;
 	common.iterations = 100000;
 	common.warmup = 1000;
-	std::string what = queue ? "cq" : "floor,ff";
-	std::uint64_t entries = 64, line = coherent::host_line_size(), size = 8;
+	std::string what = queue ? "cq" : "floor,ff", peer_s = "core", win;
+	std::uint64_t entries = 64, line = 0, size = 8;
 	cli c(queue ? "ecibench queue" : "ecibench pingpong",
-	      queue ? "CNI cachable queue round trips between two cores (measured)"
+	      queue ? "CNI cachable queue round trips: between two cores (measured) or with the modelled device "
+		      "(simulated)"
 		    : "cache-line ping-pong between two cores: the floor, and FastForward (measured)");
 	add_bench_options(c, common, opt_format | opt_cpu | opt_iterations | opt_quiet);
 	if (!queue)
 		c.value("ops", "LIST", "floor (one line bounced), ff (FastForward queues)", what);
+	else
+		c.value("peer", "WHO",
+			"core: an echo thread on another core (measured); device: the modelled Enzian FPGA "
+			"answers from its own memory (simulated)",
+			peer_s);
 	c.value("entries", "N", "ring entries per direction", entries, 2, 1u << 16);
-	c.value("line", "BYTES", "cache-line size (this machine's by default)", line, 16, 4096);
+	c.value("line", "BYTES", "cache-line size (default: this machine's; 128 for --peer device)", line, 16, 4096);
 	c.value("size", "BYTES", "message payload (up to line - 8)", size, 1, 4088);
+	c.value("window", "PATH", "put the rings in a pioc ECI window mapped write-back (eci0, /dev/pioc/eci0) "
+				  "instead of the heap",
+		win);
+	c.epilog(queue ? "example: ecibench queue --peer device --json   # 4 line exchanges per round trip\n"
+			 "         ecibench queue --window eci0          # both cores on the FPGA-homed window"
+		       : "example: ecibench pingpong --ops floor,ff --cpu 1");
 	if (!c.parse(argc, argv, 2))
 		return 0;
+	const bool device = peer_s == "device";
+	if (!device && peer_s != "core")
+		throw usage_error(fmt::format("--peer {}: expected core or device", peer_s));
+	if (device && !win.empty())
+		throw usage_error("--window: the modelled device has its own memory; use it with --peer core");
+	if (!line)
+		line = device ? 128 : coherent::host_line_size();
 	auto L = static_cast<std::uint32_t>(line);
 	if (size > L - 8)
 		throw usage_error(fmt::format("--size {}: a {}-byte line carries at most {} bytes", size, L, L - 8));
 	bench::report rep;
 	rep.tool = queue ? "ecibench queue" : "ecibench pingpong";
-	rep.device = "cores";
-	rep.transport = "shared memory";
+	rep.device = device ? "sim:eci" : win.empty() ? "cores" : win;
+	rep.transport = device ? "sim" : win.empty() ? "shared memory" : "kmod";
 	rep.memory_type = "wb";
-	rep.simulated = false;
-	rep.cpu = pin_timing_thread(eci_info("cores", false), common);
+	rep.simulated = device;
+	rep.cpu = pin_timing_thread(eci_info(rep.device, device), common);
 	rep.extra["line"] = L;
+	if (device) {
+		rep.extra["peer"] = "device (modelled)";
+		rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", L}};
+		rep.results.push_back(queue_device(L, static_cast<std::uint32_t>(entries), size, common));
+		emit(rep, common.format);
+		return 0;
+	}
+	ring_memory mem(win, L);
 	std::string peer;
 	auto ops = queue ? std::vector<std::string>{"cq"} : split_list(what, "--ops");
 	for (auto &op : ops) {
 		bench::histogram h;
 		std::size_t n = size;
 		if (op == "floor") {
-			aligned_buf b(L, L);
-			auto *w = static_cast<std::uint64_t *>(b.p);
+			auto *w = static_cast<std::uint64_t *>(mem.two(L).first);
 			auto ld = [w] { return std::atomic_ref<std::uint64_t>(*w).load(std::memory_order_acquire); };
 			auto st = [w](std::uint64_t v) { std::atomic_ref<std::uint64_t>(*w).store(v, std::memory_order_release); };
 			h = pingpong(
@@ -316,10 +482,10 @@ int cmd_threads(int argc, char **argv, bool queue)
 		} else if (op == "ff" || op == "cq") {
 			std::uint32_t e = static_cast<std::uint32_t>(entries);
 			std::size_t bytes = op == "ff" ? coherent::ff_queue::bytes(e, L) : coherent::cq::bytes(e, L);
-			aligned_buf b1(bytes, L), b2(bytes, L);
+			auto [m1, m2] = mem.two(bytes);
 			std::vector<std::uint8_t> m(n, 1);
 			if (op == "ff") {
-				coherent::ff_queue to(b1.p, e, L), from(b2.p, e, L);
+				coherent::ff_queue to(m1, e, L), from(m2, e, L);
 				h = pingpong(
 					common.iterations, common.warmup,
 					[&](std::uint64_t k) {
@@ -334,7 +500,7 @@ int cmd_threads(int argc, char **argv, bool queue)
 					},
 					peer);
 			} else {
-				coherent::cq to(b1.p, e, L), from(b2.p, e, L);
+				coherent::cq to(m1, e, L), from(m2, e, L);
 				coherent::cq::sender ts(to), fs(from);
 				coherent::cq::receiver tr(to), fr(from);
 				h = pingpong(
@@ -368,15 +534,17 @@ void usage(std::FILE *to)
 		       "Coherent-interconnect messaging. 'invoke' runs the paper's Fig. 5 protocols on the\n"
 		       "modelled Enzian by default (SIMULATED time: link and directory model) or on an\n"
 		       "ECI window with --window; 'queue' and 'pingpong' run for real between two cores\n"
-		       "of this machine (measured time).\n\n"
+		       "of this machine (measured time), on the heap or in an ECI window (--window);\n"
+		       "'queue --peer device' puts the modelled FPGA at the other end (SIMULATED time).\n\n"
 		       "commands:\n"
 		       "  invoke      Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)\n"
-		       "  queue       CNI cachable queue round trips between two cores\n"
+		       "  queue       CNI cachable queue round trips (two cores, or core and modelled device)\n"
 		       "  pingpong    raw cache-line ping-pong (the floor) and FastForward\n\n"
 		       "examples:\n"
 		       "  ecibench invoke --sizes 64                 # Fig. 6: ~900 ns simulated\n"
 		       "  ecibench invoke --sizes 64 --shared        # Fig. 6: the Shared answer\n"
 		       "  ecibench invoke --sizes 8..16K --json      # Fig. 7 shape\n"
+		       "  ecibench queue --peer device --json        # CNI queue with the FPGA: ~1.5 us\n"
 		       "  ecibench pingpong --cpu 1\n");
 }
 
