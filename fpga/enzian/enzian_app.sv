@@ -84,6 +84,6 @@ module enzian_app (
         .lclrsp_valid(dc_lcl_ack_valid), .lclrsp_ready(dc_lcl_ack_ready),
         .lclrsp_addr(dc_lcl_ack_addr[19:0]), .lclrsp_inv(dc_lcl_ack_inv),
         .ulreq_valid(app_ul_valid), .ulreq_ready(app_ul_ready), .ulreq_addr(ul_off),
-        .dmsg_valid(1'b0), .dmsg_ready(), .dmsg_data('0), .dmsg_len('0),
+        .dmsg_valid(1'b0), .dmsg_ready(), .dmsg_data('0), .dmsg_len('0), .busy(),
         .cycles());
 endmodule

@@ -7,6 +7,7 @@
 // engine may hold. Random stalls on every DC channel; every channel checked.
 #include "coh_rtl.hpp"
 #include "pioc/bloom_hash.hpp"
+#include "pioc/coherent/proto.hpp"
 #include "pioc/regs/coh_dev.hpp"
 #include "pioc/regs/pio_dev.hpp"
 
@@ -20,6 +21,8 @@
 using pioc::rtl::coh_engine_rtl;
 using pioc::rtl::coh_event;
 using pioc::rtl::line;
+using pioc::coherent::ctrl;
+using pioc::coherent::kind;
 namespace C = pioc::regs::coh_dev;
 namespace P = pioc::regs::pio_dev;
 
@@ -160,6 +163,11 @@ struct dc_cpu {
 	}
 };
 
+std::uint64_t response(std::size_t len, std::uint32_t seq)
+{
+	return ctrl::make(kind::response, true, std::uint32_t(len), seq).w;
+}
+
 std::uint64_t word0(const line &d)
 {
 	std::uint64_t v;
@@ -167,38 +175,54 @@ std::uint64_t word0(const line &d)
 	return v;
 }
 
-/** Software side of one channel (Fig. 5a), as libpioc does it. */
+/** Software side of one channel (Fig. 5a), as libpioc does it: the request
+ *  (control word + payload) into R, then a load of T; a not-ready answer
+ *  (valid = 0) flips parity and the CPU loads the other line. */
 struct channel {
 	dc_cpu &m;
 	unsigned ch;
 	unsigned par = 0;        // trigger line
 	unsigned not_ready = 0;
+	std::uint32_t seq = 0;
 	std::uint64_t addr(unsigned k) const { return coh_engine_rtl::line_addr(ch, k); }
 
-	void setup() { m.load(addr(1 - par)); }   // get R Exclusive
-
-	line invoke(const line &req)
+	line await()
 	{
-		m.store(addr(1 - par), req);
 		line d = m.load(addr(par));
 		par ^= 1;
-		while (word0(d) == C::NOT_READY) {
+		while (!ctrl{word0(d)}.valid()) {
 			++not_ready;
 			d = m.load(addr(par));
 			par ^= 1;
 		}
 		return d;
 	}
+	/** Writes control word @p w and @p payload into R and loads T. */
+	line exchange(std::uint64_t w, const std::uint8_t *payload, std::size_t n)
+	{
+		line r{};
+		std::memcpy(r.data(), &w, 8);
+		if (n)
+			std::memcpy(r.data() + C::PAYLOAD_OFF, payload, n);
+		m.store(addr(1 - par), r);
+		return await();
+	}
+	line invoke(const std::uint8_t *payload, std::size_t n)
+	{
+		return exchange(ctrl::make(kind::request, true, std::uint32_t(n), ++seq).w, payload, n);
+	}
+	line invoke(const line &req) { return invoke(req.data(), C::PAYLOAD_MAX); }
 };
 
-line reference(unsigned op, const line &req)
+/** The op on the first @p n bytes of @p req (the result's first bytes). */
+line reference(unsigned op, const line &req, std::size_t n = C::PAYLOAD_MAX)
 {
 	line r = req;
 	if (op == P::OP_NOT)
 		for (auto &b : r)
 			b = std::uint8_t(~b);
 	if (op == P::OP_ADD1)
-		for (int w = 0; w < 16; ++w) {
+		for (std::size_t w = 0; 8 * w + 8 <= n; ++w) {
 			std::uint64_t v;
 			std::memcpy(&v, &r[8 * w], 8);
 			++v;
@@ -206,7 +230,7 @@ line reference(unsigned op, const line &req)
 		}
 	if (op == P::OP_BLOOM) {
 		r.fill(0);
-		pioc::bloom::hash_buffer(req.data(), 128, r.data());
+		pioc::bloom::hash_buffer(req.data(), n, r.data());
 	}
 	return r;
 }
@@ -242,7 +266,6 @@ TEST_CASE("coh_top: Fig. 5a invocations of every op, Exclusive answers", "[coh]"
 	dc_cpu m(e);
 	std::mt19937_64 rng(5);
 	channel c{m, 0};
-	c.setup();
 	unsigned n = 0;
 	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
 		e.ctrl_write(C::OP.offset, op);
@@ -252,14 +275,15 @@ TEST_CASE("coh_top: Fig. 5a invocations of every op, Exclusive answers", "[coh]"
 			line d = c.invoke(req);
 			++n;
 			line ref = reference(op, req);
-			std::uint64_t len = op == P::OP_BLOOM ? 64 : C::RESULT_MAX;
+			std::uint64_t len = op == P::OP_BLOOM ? 64 : C::PAYLOAD_MAX;
 			INFO("op " << op << " invocation " << i);
-			REQUIRE(word0(d) == (C::STATUS_DONE | std::uint64_t(n) << 32 | len));
-			REQUIRE(std::memcmp(d.data() + C::RESULT_OFF, ref.data(), len) == 0);
+			REQUIRE(word0(d) == response(len, c.seq));
+			REQUIRE(std::memcmp(d.data() + C::PAYLOAD_OFF, ref.data(), len) == 0);
 			// two round trips: one LCI with its write-back, no upgrade
+			// (the very first store needs R Exclusive: one read)
 			CHECK(m.lci - lci0 == 1);
 			CHECK(m.wbs - wb0 == 1);
-			CHECK(m.upgrades == up0);
+			CHECK(m.upgrades - up0 == (n == 1 ? 1u : 0u));
 			// end state: answered line Exclusive, the other Invalid
 			CHECK(m.lines[c.addr(1 - c.par)].s == st::E);
 			CHECK(m.lines[c.addr(c.par)].s == st::I);
@@ -279,15 +303,15 @@ TEST_CASE("coh_top: Shared answers cost an upgrade per call", "[coh]")
 	std::mt19937_64 rng(6);
 	e.ctrl_write(C::CONFIG.offset, 0);
 	channel c{m, 1};
-	c.setup();
 	unsigned up0 = m.upgrades;
 	for (int i = 0; i < 5; ++i) {
 		line req = random_line(rng);
 		line d = c.invoke(req);
+		REQUIRE(word0(d) == response(120, c.seq));
 		REQUIRE(std::memcmp(d.data() + 8, req.data(), 120) == 0);
 		CHECK(m.lines[c.addr(1 - c.par)].s == st::S);
 	}
-	CHECK(m.upgrades - up0 == 5 - 1 + 1);   // setup read was Shared too
+	CHECK(m.upgrades - up0 == 5);   // the first store's read, then one upgrade per answer
 	REQUIRE(e.protocol_errors().empty());
 }
 
@@ -300,12 +324,11 @@ TEST_CASE("coh_top: NOT_READY before the timeout, retry on the other line", "[co
 	e.ctrl_write(C::DELAY.offset, 1000);
 	e.ctrl_write(C::OP.offset, unsigned(P::OP_NOT));
 	channel c{m, 2};
-	c.setup();
 	for (int i = 1; i <= 4; ++i) {
 		line req = random_line(rng);
 		line d = c.invoke(req);
 		line ref = reference(unsigned(P::OP_NOT), req);
-		REQUIRE(word0(d) == (C::STATUS_DONE | std::uint64_t(i) << 32 | 120));
+		REQUIRE(word0(d) == response(120, std::uint32_t(i)));
 		REQUIRE(std::memcmp(d.data() + 8, ref.data(), 120) == 0);
 		CHECK(m.lines[c.addr(1 - c.par)].s == st::E);
 	}
@@ -318,7 +341,7 @@ TEST_CASE("coh_top: NOT_READY before the timeout, retry on the other line", "[co
 	for (int i = 0; i < 3; ++i) {
 		line req = random_line(rng);
 		line d = c.invoke(req);
-		REQUIRE((word0(d) & C::STATUS_DONE) != 0);
+		REQUIRE(word0(d) == response(120, c.seq));
 	}
 	CHECK(c.not_ready == nr);
 	REQUIRE(e.protocol_errors().empty());
@@ -331,16 +354,18 @@ TEST_CASE("coh_top: four channels held at the same time", "[coh]")
 	std::mt19937_64 rng(8);
 	e.ctrl_write(C::OP.offset, unsigned(P::OP_ADD1));
 	std::vector<channel> cs;
-	for (unsigned ch = 0; ch < C::CPU_CHANNELS; ++ch) {
+	for (unsigned ch = 0; ch < C::CPU_CHANNELS; ++ch)
 		cs.push_back({m, ch});
-		cs.back().setup();
-	}
 	for (int round = 0; round < 3; ++round) {
 		std::vector<line> reqs;
 		std::vector<std::uint32_t> ids;
 		for (auto &c : cs) {
 			reqs.push_back(random_line(rng));
-			m.store(c.addr(1 - c.par), reqs.back());
+			line r{};
+			std::uint64_t w = ctrl::make(kind::request, true, 120, ++c.seq).w;
+			std::memcpy(r.data(), &w, 8);
+			std::memcpy(r.data() + 8, reqs.back().data(), 120);
+			m.store(c.addr(1 - c.par), r);
 		}
 		for (auto &c : cs)
 			ids.push_back(m.start_load(c.addr(c.par)));
@@ -352,6 +377,7 @@ TEST_CASE("coh_top: four channels held at the same time", "[coh]")
 		}));
 		for (std::size_t i = 0; i < cs.size(); ++i) {
 			line ref = reference(unsigned(P::OP_ADD1), reqs[i]);
+			REQUIRE(word0(m.rd_done[ids[i]]) == response(120, cs[i].seq));
 			REQUIRE(std::memcmp(m.rd_done[ids[i]].data() + 8, ref.data(), 120) == 0);
 			m.rd_done.erase(ids[i]);
 			cs[i].par ^= 1;
@@ -377,7 +403,7 @@ TEST_CASE("coh_top: Fig. 5b device-initiated messages", "[coh]")
 	};
 	// no message: the load is held, then NOT_READY
 	std::uint64_t t0 = e.cycle();
-	CHECK(word0(next()) == C::NOT_READY);
+	CHECK(word0(next()) == ctrl::make(kind::not_ready, true, 0, 0).w);
 	CHECK(e.cycle() - t0 >= 400);
 	for (std::uint8_t i = 1; i <= 6; ++i) {
 		std::uint8_t msg[120];
@@ -388,8 +414,8 @@ TEST_CASE("coh_top: Fig. 5b device-initiated messages", "[coh]")
 		line d;
 		do
 			d = next();
-		while (word0(d) == C::NOT_READY);
-		REQUIRE(word0(d) == (C::STATUS_DONE | i << 32 | 10 * i));
+		while (!ctrl{word0(d)}.valid());
+		REQUIRE(word0(d) == ctrl::make(kind::message, true, std::uint32_t(10 * i), std::uint32_t(i)).w);
 		CHECK(d[8] == i);
 		CHECK(d[8 + 10 * i - 1] == i);
 		CHECK(d[8 + 10 * i] == 0);
@@ -398,5 +424,64 @@ TEST_CASE("coh_top: Fig. 5b device-initiated messages", "[coh]")
 	m.run([&] { return false; }, 300);
 	CHECK(m.lines[a0].s == st::I);
 	CHECK(m.lines[a1].s == st::I);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: payload lengths 0..120 of every op", "[coh]")
+{
+	coh_engine_rtl e({10, 20});
+	dc_cpu m(e);
+	std::mt19937_64 rng(10);
+	channel c{m, 3};
+	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
+		e.ctrl_write(C::OP.offset, op);
+		for (std::size_t n : {0, 1, 7, 8, 9, 64, 119, 120}) {
+			line req = random_line(rng);
+			line d = c.invoke(req.data(), n);
+			line ref = reference(op, req, n);
+			std::size_t len = op == P::OP_BLOOM ? (n ? 64 : 0) : n;
+			INFO("op " << op << " length " << n);
+			REQUIRE(word0(d) == response(len, c.seq));
+			REQUIRE(std::memcmp(d.data() + 8, ref.data(), len) == 0);
+		}
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("coh_top: SYNC, parity adoption, requests the engine does not serve", "[coh]")
+{
+	coh_engine_rtl e({11, 20});
+	dc_cpu m(e);
+	std::mt19937_64 rng(11);
+	channel c{m, 0};
+	line req = random_line(rng);
+	REQUIRE(word0(c.invoke(req)) == response(120, 1));
+	REQUIRE(c.par == 1);
+	// The CPU restarts (parity 0, seq 7): evicts both lines, SYNC into B, loads A.
+	// The engine's trigger is B: it adopts A.
+	// (neither line is dirty: the answered one is Exclusive, the other Invalid)
+	for (unsigned k = 0; k < 2; ++k) {
+		REQUIRE(m.lines[c.addr(k)].s != st::M);
+		m.lines[c.addr(k)].s = st::I;
+	}
+	c.par = 0;
+	c.seq = 7;
+	line d = c.exchange(ctrl::make(kind::sync, true, 0, 7).w, nullptr, 0);
+	REQUIRE(word0(d) == ctrl::make(kind::sync_ack, true, 0, 7).w);
+	REQUIRE(c.par == 1);
+	REQUIRE(word0(c.invoke(req)) == response(120, 8));
+	// A load without a request (R's control word not valid) is answered not ready.
+	line zero{};
+	unsigned nr0 = c.not_ready;
+	m.store(c.addr(1 - c.par), zero);
+	line first = m.load(c.addr(c.par));
+	c.par ^= 1;
+	CHECK(word0(first) == ctrl::make(kind::not_ready, true, 0, 8).w);
+	// Multi-line messages are not served: a first chunk of two gets SYNC_ACK.
+	d = c.exchange(ctrl::make(kind::request, false, 120, 9).w, req.data(), 120);
+	CHECK(word0(d) == ctrl::make(kind::sync_ack, true, 0, 9).w);
+	c.seq = 9;
+	REQUIRE(word0(c.invoke(req)) == response(120, 10));
+	CHECK(c.not_ready == nr0);
 	REQUIRE(e.protocol_errors().empty());
 }

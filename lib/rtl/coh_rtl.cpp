@@ -160,8 +160,8 @@ void coh_engine_rtl::local_ack(std::uint64_t addr, bool inv) { p_->q_lcl.push_ba
 
 void coh_engine_rtl::push_message(const void *data, std::size_t len)
 {
-	if (len > C::RESULT_MAX)
-		throw std::invalid_argument("coh_engine_rtl: message longer than RESULT_MAX");
+	if (len > C::PAYLOAD_MAX)
+		throw std::invalid_argument("coh_engine_rtl: message longer than PAYLOAD_MAX");
 	impl::dmsg d{{}, len};
 	std::memcpy(d.data.data(), data, len);
 	p_->q_msg.push_back(d);
@@ -183,6 +183,13 @@ void coh_engine_rtl::step(std::uint64_t cycles)
 }
 
 std::uint64_t coh_engine_rtl::cycle() const { return p_->s.cycle; }
+
+bool coh_engine_rtl::busy() const
+{
+	const auto *m = p_->s.m.get();
+	return m->busy || !p_->q_rd.empty() || !p_->q_wr.empty() || !p_->q_lcl.empty() || !p_->q_msg.empty() ||
+	       !p_->out.empty() || !p_->axil.idle();
+}
 double coh_engine_rtl::clock_mhz() const { return C::clock_mhz; }
 
 std::uint32_t coh_engine_rtl::ctrl_read(std::uint32_t off)

@@ -53,7 +53,7 @@ public:
 	void write_back(std::uint32_t id, std::uint64_t addr, const line &data,
 			const std::array<bool, 128> *byte_enable = nullptr);
 	void local_ack(std::uint64_t addr, bool inv);
-	/** Queue a device-initiated message (Fig. 5b channel), up to 120 bytes. */
+	/** Queue a device-initiated message (Fig. 5b channel), up to PAYLOAD_MAX (120) bytes. */
 	void push_message(const void *data, std::size_t len);
 
 	// ---- engine -> directory controller
@@ -62,6 +62,10 @@ public:
 	// ---- time
 	void step(std::uint64_t cycles = 1);
 	std::uint64_t cycle() const;
+	/** Work in flight: queued inputs, undelivered events, or the engine's
+	 *  busy output (held reads, LC/LCI/UL, invocations). While false, the
+	 *  clock may stop: nothing changes until the next input. */
+	bool busy() const;
 	double clock_mhz() const;
 
 	// ---- control block (coh_dev.toml), blocking AXI4-Lite accesses

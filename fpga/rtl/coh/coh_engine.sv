@@ -21,30 +21,44 @@
 // device-initiated. Any other line in the window reads as zeros and ignores
 // write-backs (acknowledged).
 //
+// Word 0 of every channel line is the library's control word
+// (pioc/coherent/proto.hpp, constants CTRL_* / KIND_* of coh_dev.toml):
+// bit 0 valid, bits 1-3 kind, bit 4 last, bits 5-15 chunk, bits 16-31 len,
+// bits 32-63 seq; the payload follows at byte 8 (PAYLOAD_MAX = 120 bytes).
+// The engine carries one-line messages only (no multi-chunk ACK/MORE).
+//
 // Per channel one line is the trigger T (reset: line 0), the other R.
-// Fig. 5a: the CPU writes the request into R (held Exclusive, no traffic) and
-// loads T. The engine holds that read, issues LCI(R) to pull the request in,
-// UL(R) after the LCIA, runs OP (invoke_fn) on R's 128 bytes, waits DELAY
-// cycles and answers T with the result line: word 0 = STATUS_DONE |
-// seq << 32 | result length (seq counts results per channel from 1), bytes
-// 8..127 the first 120 bytes of the result (64 for BLOOM). T is granted
-// Exclusive when CONFIG.EXCLUSIVE is set. Then T and R swap roles: the CPU
-// holds the answered line and writes its next request there; the other line
-// is Invalid in its cache, so the next load of it reaches the engine.
+// Fig. 5a: the CPU writes its request (kind REQUEST, last, chunk 0, len,
+// seq) into R (held Exclusive, no traffic) and loads T. The engine holds that
+// read, issues LCI(R) to pull the request in, UL(R) after the LCIA, runs OP
+// (invoke_fn) on the len payload bytes, waits DELAY cycles and answers T with
+// word 0 = RESPONSE, last, the request's seq, result length (len; 64 for
+// BLOOM, 0 for an empty BLOOM), the result from byte 8. A pulled SYNC is
+// answered SYNC_ACK with its seq (and anything else the engine cannot
+// serve: a multi-chunk request, MORE, ...; the CPU then sees the protocol
+// out of step), a pulled line that is not valid (no request written) with a
+// not-ready word. T is granted Exclusive when CONFIG.EXCLUSIVE is set. Then T
+// and R swap roles: the CPU holds the answered line and writes its next
+// request there; the other line is Invalid in its cache, so the next load of
+// it reaches the engine.
 // Fig. 5b: a held load of T is answered with the next device message
-// (dmsg_*), word 0 = STATUS_DONE | seq << 32 | length; T and R swap, and the
-// engine reclaims (LCI + UL) the answered line so that the CPU's next load of
-// it, after the other line, misses again. The load of the other line is the
-// acknowledgement of the previous message.
-// A held read is answered (result or NOT_READY) only after the LCI of the
+// (dmsg_*): word 0 = MESSAGE, last, len, seq (counts messages from 1); T and
+// R swap, and the engine reclaims (LCI + UL) the answered line so that the
+// CPU's next load of it, after the other line, misses again. The load of the
+// other line is the acknowledgement of the previous message.
+// A held read is answered (result or not ready) only after the LCI of the
 // channel's other line has been acknowledged, so the CPU's next load, which
 // goes to that line, cannot hit a stale copy.
 // Not ready: a held read not answered within TIMEOUT cycles is answered with
-// word 0 = NOT_READY (rest zero); T and R swap and the engine reclaims the
-// answered line. The invocation continues; software loads the other line
-// (the new T) without writing a request and gets the result there.
-// A load of R (not the trigger) is answered at once with the line's content
-// (how software gets R Exclusive at start-up and after Shared answers).
+// the not-ready word (valid = 0, kind NOT_READY, last, seq of the current
+// invocation); T and R swap and the engine reclaims the answered line. The
+// invocation continues; software loads the other line (the new T) without
+// writing a request and gets the result there.
+// Parity adoption: a Shared read (RLDD) of R while no read of the channel is
+// held makes R the trigger (as after a restart of either side: the library's
+// resync() writes SYNC into line B and loads line A). An Exclusive read
+// (RLDX: the CPU wants to store) of either line is answered at once with the
+// line's content.
 module coh_engine #(
     parameter int AW   = 20,     // window offset bits
     parameter int ID_W = 6
@@ -93,7 +107,10 @@ module coh_engine #(
     input  logic            dmsg_valid,
     output logic            dmsg_ready,
     input  logic [959:0]    dmsg_data,
-    input  logic [6:0]      dmsg_len
+    input  logic [6:0]      dmsg_len,
+    // work in flight (held reads, pending LC/LCI/UL, invocations, outputs):
+    // a simulator may stop the clock while it is low and no input is valid
+    output logic            busy
 );
     localparam int NCPU = 32'(coh_dev_pkg::CPU_CHANNELS);
     localparam int NCH  = NCPU + 1;
@@ -101,12 +118,39 @@ module coh_engine #(
     localparam int STRIDE = 32'(coh_dev_pkg::CHANNEL_STRIDE);
     localparam int L1OFF  = 32'(coh_dev_pkg::LINE1_OFF);
     localparam int CB     = $clog2(STRIDE);   // channel field starts here
-    localparam logic [63:0] STATUS_DONE = coh_dev_pkg::STATUS_DONE;
-    localparam logic [63:0] NOT_READY   = coh_dev_pkg::NOT_READY;
     localparam logic [7:0]  OP_BLOOM    = 8'(pio_dev_pkg::OP_BLOOM);
+    // the control word (coh_dev.toml, = pioc/coherent/proto.hpp)
+    localparam int KSH = 32'(coh_dev_pkg::CTRL_KIND_SHIFT);
+    localparam int CSH = 32'(coh_dev_pkg::CTRL_CHUNK_SHIFT);
+    localparam int LSH = 32'(coh_dev_pkg::CTRL_LEN_SHIFT);
+    localparam int SSH = 32'(coh_dev_pkg::CTRL_SEQ_SHIFT);
+    localparam logic [63:0] C_VALID = coh_dev_pkg::CTRL_VALID;
+    localparam logic [63:0] C_LAST  = coh_dev_pkg::CTRL_LAST;
+    localparam logic [2:0]  K_REQ  = 3'(coh_dev_pkg::KIND_REQUEST),  K_RSP = 3'(coh_dev_pkg::KIND_RESPONSE),
+                            K_NR   = 3'(coh_dev_pkg::KIND_NOT_READY), K_SYNC = 3'(coh_dev_pkg::KIND_SYNC),
+                            K_SACK = 3'(coh_dev_pkg::KIND_SYNC_ACK), K_MSG = 3'(coh_dev_pkg::KIND_MESSAGE);
+    localparam logic [15:0] PMAX = 16'(coh_dev_pkg::PAYLOAD_MAX);
+
+    // a one-line control word (last = 1, chunk 0); valid unless not ready
+    function automatic logic [63:0] mk_ctrl(input logic [2:0] k, input logic [15:0] len, input logic [31:0] sq);
+        mk_ctrl = (k == K_NR ? 64'd0 : C_VALID) | (64'(k) << KSH) | C_LAST | (64'(len) << LSH) | (64'(sq) << SSH);
+    endfunction
+    /* verilator lint_off UNUSEDSIGNAL */
+    function automatic logic [2:0]  w_kind(input logic [63:0] w); w_kind = w[KSH +: 3];  endfunction
+    function automatic logic [10:0] w_chunk(input logic [63:0] w); w_chunk = w[CSH +: 11]; endfunction
+    function automatic logic [15:0] w_len(input logic [63:0] w); w_len = w[LSH +: 16]; endfunction
+    function automatic logic [31:0] w_seq(input logic [63:0] w); w_seq = w[SSH +: 32]; endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+    // a request the function unit serves: valid, REQUEST, one line
+    function automatic logic w_is_req(input logic [63:0] w);
+        w_is_req = (w & C_VALID) != 0 && w_kind(w) == K_REQ && (w & C_LAST) != 0 && w_chunk(w) == 11'd0 &&
+                   w_len(w) <= PMAX;
+    endfunction
 
     // invocation state of a CPU channel
     localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4;
+    // what a ready answer is
+    localparam logic [1:0] A_RES = 2'd0, A_NR = 2'd1, A_SACK = 2'd2;
 
     // ---- line address decode: line index (2 * channel + line) or -1
     function automatic int line_of(input logic [AW-1:0] a);
@@ -131,34 +175,52 @@ module coh_engine #(
     logic [NCPU*3-1:0]  inv;          // invocation state
     logic [NCPU-1:0]    fline;        // line the invocation fetches (R at its start)
     logic [NCPU*32-1:0] dly;          // remaining DELAY cycles of a ready result
-    logic [NCH*31-1:0]  seq;          // results answered per channel
+    logic [NCPU*32-1:0] cseq;         // seq of the channel's current request
+    logic [NCPU*7-1:0]  clen;         // its payload length
+    logic [NCPU*2-1:0]  akind;        // what the ready answer is (A_*)
+    logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
     logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
     logic               rsp_reclaim;  // reclaim rsp_line when the answer in rdrsp is taken
     int                 rsp_line;
+
+    // ---- the pulled request of every CPU channel (word 0 of its fetch line)
+    logic [NCPU*64-1:0] qw;
+    logic [NCPU-1:0]    q_req;
+    logic [NCPU*960-1:0] qp;          // its payload (bytes 8..127)
+    logic [NCPU*8-1:0]  ql;           // its length (when q_req)
+    for (genvar c = 0; c < NCPU; c++) begin : g_pull
+        assign qw[64*c +: 64]   = fline[c] ? lines[1024*(2*c+1) +: 64] : lines[1024*(2*c) +: 64];
+        assign qp[960*c +: 960] = fline[c] ? lines[1024*(2*c+1) + 64 +: 960] : lines[1024*(2*c) + 64 +: 960];
+        assign q_req[c]         = w_is_req(qw[64*c +: 64]);
+        assign ql[8*c +: 8]     = 8'(w_len(qw[64*c +: 64]));
+    end
 
     // ---- function unit (shared by the CPU channels)
     localparam int TW = $clog2(NCPU) + 1;
     logic          f_in_valid, f_in_ready, f_out_valid;
     logic [TW-1:0] f_in_tag, f_out_tag;
     logic [1023:0] f_in_data, f_out_data;
-    logic [7:0]    f_out_nbytes;
+    logic [7:0]    f_in_nbytes, f_out_nbytes;
 
     always_comb begin
-        f_in_valid = 1'b0;
-        f_in_tag   = '0;
-        f_in_data  = '0;
+        f_in_valid  = 1'b0;
+        f_in_tag    = '0;
+        f_in_data   = '0;
+        f_in_nbytes = '0;
         for (int c = NCPU - 1; c >= 0; c--)
-            if (inv[3*c +: 3] == I_QUEUED) begin
-                f_in_valid = 1'b1;
-                f_in_tag   = TW'(c);
-                f_in_data  = fline[c] ? lines[1024*(2*c+1) +: 1024] : lines[1024*(2*c) +: 1024];
+            if (inv[3*c +: 3] == I_QUEUED && q_req[c]) begin
+                f_in_valid  = 1'b1;
+                f_in_tag    = TW'(c);
+                // the payload (bytes 8..127 of R) at byte 0
+                f_in_data   = {64'd0, qp[960*c +: 960]};
+                f_in_nbytes = ql[8*c +: 8];
             end
     end
 
     invoke_fn #(.TW(TW)) u_fn (
         .clk, .rst_n,
-        .in_valid(f_in_valid), .in_ready(f_in_ready), .in_op(cfg_op), .in_nbytes(8'd128),
+        .in_valid(f_in_valid), .in_ready(f_in_ready), .in_op(cfg_op), .in_nbytes(f_in_nbytes),
         .in_data(f_in_data), .in_tag(f_in_tag),
         .out_valid(f_out_valid), .out_ready(1'b1), .out_data(f_out_data),
         .out_nbytes(f_out_nbytes), .out_tag(f_out_tag));
@@ -172,7 +234,7 @@ module coh_engine #(
 
     logic          ans_go;         // an answer of a held read is loaded this cycle
     int            ans_c;
-    logic          ans_nr;         // it is NOT_READY
+    logic          ans_nr;         // it is a not-ready answer after TIMEOUT
     always_comb begin
         ans_go = 1'b0;
         ans_c  = 0;
@@ -193,7 +255,7 @@ module coh_engine #(
     end
     assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr;
 
-    wire [1023:0] msg_line = {dmsg_data, STATUS_DONE | {57'd0, dmsg_len}};
+    wire [1023:0] msg_line = {dmsg_data, mk_ctrl(K_MSG, 16'(dmsg_len), mseq + 32'd1)};
 
     // An incoming read is taken when no held answer wants the output register.
     assign rdreq_ready = !rdrsp_valid && !ans_go;
@@ -215,23 +277,35 @@ module coh_engine #(
     int    lr_l;
     assign lr_l = line_of(lclrsp_addr);
 
-    // ---- LCI and UL issue: lowest pending line first
+    // ---- LCI and UL issue: lowest pending line first. A line's LCI waits
+    // while its previous LCI or UL is still in flight (one lock at a time).
     int lci_pick, ul_pick;
     always_comb begin
         lci_pick = -1;
         ul_pick  = -1;
         for (int l = NL - 1; l >= 0; l--) begin
-            if (need_lci[l]) lci_pick = l;
+            if (need_lci[l] && !lci_out[l] && !need_ul[l] && !(ulreq_valid && ulreq_addr == addr_of(l)))
+                lci_pick = l;
             if (need_ul[l])  ul_pick = l;
         end
     end
+
+    logic inv_busy;
+    always_comb begin
+        inv_busy = 1'b0;
+        for (int c = 0; c < NCPU; c++)
+            if (inv[3*c +: 3] != I_IDLE) inv_busy = 1'b1;
+    end
+    assign busy = |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
+                  lclreq_valid || ulreq_valid;
 
     always_ff @(posedge clk) begin
         if (!rst_n) begin
             par          <= '0;
             hold         <= '0;
             inv          <= '0;
-            seq          <= '0;
+            mseq         <= '0;
+            cseq         <= '0;
             need_lci     <= '0;
             lci_out      <= '0;
             need_ul      <= '0;
@@ -262,16 +336,40 @@ module coh_engine #(
                 if (inv[3*c +: 3] == I_READY && dly[32*c +: 32] != 32'd0)
                     dly[32*c +: 32] <= dly[32*c +: 32] - 32'd1;
 
+            // pulled lines the function unit does not serve: answered at once
+            for (int c = 0; c < NCPU; c++)
+                if (inv[3*c +: 3] == I_QUEUED && !q_req[c]) begin
+                    logic [63:0] w;
+                    w = qw[64*c +: 64];
+                    inv[3*c +: 3] <= I_READY;
+                    dly[32*c +: 32] <= 32'd0;
+                    if ((w & C_VALID) == 0) begin
+                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
+                        akind[2*c +: 2]     <= A_NR;
+                    end else begin
+                        // SYNC, or a message the engine cannot serve: SYNC_ACK
+                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        akind[2*c +: 2]     <= A_SACK;
+                        if (w_kind(w) == K_SYNC) cseq[32*c +: 32] <= w_seq(w);
+                    end
+                end
+
             // function unit hand-over and results
             if (f_in_valid && f_in_ready)
                 for (int c = 0; c < NCPU; c++)
-                    if (TW'(c) == f_in_tag) inv[3*c +: 3] <= I_COMPUTE;
+                    if (TW'(c) == f_in_tag) begin
+                        inv[3*c +: 3]   <= I_COMPUTE;
+                        cseq[32*c +: 32] <= w_seq(qw[64*c +: 64]);
+                        clen[7*c +: 7]   <= 7'(w_len(qw[64*c +: 64]));
+                    end
             if (f_out_valid)
                 for (int c = 0; c < NCPU; c++)
                     if (TW'(c) == f_out_tag) begin
-                        logic [7:0] n;
-                        n = cfg_op == OP_BLOOM ? f_out_nbytes : 8'd120;
-                        res[1024*c +: 1024] <= {f_out_data[959:0], 56'd0, n};
+                        logic [15:0] n;
+                        n = 16'(clen[7*c +: 7]);
+                        if (cfg_op == OP_BLOOM) n = clen[7*c +: 7] == 7'd0 ? 16'd0 : 16'(f_out_nbytes);
+                        res[1024*c +: 1024] <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
+                        akind[2*c +: 2]     <= A_RES;
                         dly[32*c +: 32]     <= cfg_delay;
                         inv[3*c +: 3]       <= I_READY;
                     end
@@ -281,17 +379,23 @@ module coh_engine #(
                 for (int c = 0; c < NCH; c++)
                     if (c == ans_c) begin
                         logic [1023:0] line;
+                        logic nr;
                         int t;
                         t = 2 * c + 32'(par[c]);
+                        nr = ans_nr;
                         if (ans_nr) begin
-                            line = {960'd0, NOT_READY};
+                            line = {960'd0, mk_ctrl(K_NR, 16'd0, c < NCPU ? cseq[32*c +: 32] : 32'd0)};
                             cnt_not_ready <= 1'b1;
+                        end else if (c < NCPU) begin
+                            line = res[1024*c +: 1024];
+                            nr = akind[2*c +: 2] == A_NR;
+                            if (akind[2*c +: 2] == A_RES) cnt_result <= 1'b1;
+                            if (nr) cnt_not_ready <= 1'b1;
+                            inv[3*c +: 3] <= I_IDLE;
                         end else begin
-                            if (c < NCPU) line = res[1024*c +: 1024] | {960'd0, STATUS_DONE | {1'b0, seq[31*c +: 31] + 31'd1, 32'd0}};
-                            else          line = msg_line | {960'd0, 1'b0, seq[31*c +: 31] + 31'd1, 32'd0};
-                            seq[31*c +: 31] <= seq[31*c +: 31] + 31'd1;
+                            line = msg_line;
+                            mseq <= mseq + 32'd1;
                             cnt_result <= 1'b1;
-                            if (c < NCPU) inv[3*c +: 3] <= I_IDLE;
                         end
                         rdrsp_valid <= 1'b1;
                         rdrsp_id    <= hold_id[ID_W*c +: ID_W];
@@ -303,7 +407,7 @@ module coh_engine #(
                         par[c]  <= !par[c];
                         // reclaim the answered line (unless it is the next request
                         // line of 5a) once the DC has taken the answer
-                        rsp_reclaim <= ans_nr || c == NCPU;
+                        rsp_reclaim <= nr || c == NCPU;
                         rsp_line    <= t;
                     end
             end
@@ -318,18 +422,25 @@ module coh_engine #(
                     for (int k = 0; k < 2; k++)
                         if (rd_l == 2 * c + k) begin
                             line = lines[1024*(2*c + k) +: 1024];
-                            if (k == 32'(par[c]) && hold[c]) begin
-                                line = {960'd0, NOT_READY};     // a second reader of T
-                            end else if (k == 32'(par[c])) begin
+                            if (rdreq_excl) begin
+                                // the CPU wants to store: answered at once
+                            end else if (hold[c] && k == 32'(par[c])) begin
+                                line = {960'd0, mk_ctrl(K_NR, 16'd0, 32'd0)};  // a second reader of T
+                            end else if (!hold[c]) begin
+                                // the trigger (adopted if the CPU loads R: parity after a restart)
                                 immediate = 1'b0;
                                 hold[c] <= 1'b1;
+                                par[c]  <= k[0];
                                 hold_id[ID_W*c +: ID_W] <= rdreq_id;
                                 timer[32*c +: 32] <= '0;
                                 if (c < NCPU && inv[3*c +: 3] == I_IDLE) begin
                                     inv[3*c +: 3] <= I_FETCH;
-                                    fline[c] <= !par[c];
-                                    need_lci[2*c + 32'(!par[c])] <= 1'b1;
+                                    fline[c] <= !k[0];
                                 end
+                                // take the other line back (5a: the request;
+                                // 5b after adopting: a copy the CPU may hold)
+                                if ((c < NCPU && inv[3*c +: 3] == I_IDLE) || k != 32'(par[c]))
+                                    if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
                             end
                         end
                 if (immediate) begin

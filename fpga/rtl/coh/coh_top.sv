@@ -62,6 +62,7 @@ module coh_top #(
     output logic            dmsg_ready,
     input  logic [959:0]    dmsg_data,
     input  logic [6:0]      dmsg_len,
+    output logic            busy,      // work in flight (see coh_engine)
     output logic [63:0]     cycles
 );
     logic        m_valid, m_we, m_rvalid;
@@ -95,7 +96,7 @@ module coh_top #(
         .lclreq_valid, .lclreq_ready, .lclreq_addr, .lclreq_inv,
         .lclrsp_valid, .lclrsp_ready, .lclrsp_addr, .lclrsp_inv,
         .ulreq_valid, .ulreq_ready, .ulreq_addr,
-        .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len);
+        .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .busy);
 
     wire unused = &m_addr[1:0];
 endmodule

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <pioc/error.hpp>
+#include <pioc/regs/coh_dev.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -57,6 +58,28 @@ struct ctrl {
 	constexpr std::uint32_t seq() const noexcept { return static_cast<std::uint32_t>(w >> 32); }
 };
 inline constexpr std::uint32_t ctrl_bytes = 8;
+
+// One wire format: the coherent engine's RTL (fpga/regmap/coh_dev.toml, the
+// generated pioc/regs/coh_dev.hpp) defines the same control word.
+static_assert(ctrl::make(kind::request, false, 0, 0).w == regs::coh_dev::CTRL_VALID);
+static_assert(ctrl::make(kind::not_ready, false, 0, 0).w ==
+	      regs::coh_dev::KIND_NOT_READY << regs::coh_dev::CTRL_KIND_SHIFT);
+static_assert(ctrl::make(kind::request, true, 0, 0).w == (regs::coh_dev::CTRL_VALID | regs::coh_dev::CTRL_LAST));
+static_assert(ctrl::make(kind::request, false, 0, 0, regs::coh_dev::CTRL_CHUNK_MASK).w ==
+	      (regs::coh_dev::CTRL_VALID | regs::coh_dev::CTRL_CHUNK_MASK << regs::coh_dev::CTRL_CHUNK_SHIFT));
+static_assert(ctrl::make(kind::request, false, 0xffff, 0).w ==
+	      (regs::coh_dev::CTRL_VALID | regs::coh_dev::CTRL_LEN_MASK << regs::coh_dev::CTRL_LEN_SHIFT));
+static_assert(ctrl::make(kind::request, false, 0, 0xffffffffu).w ==
+	      (regs::coh_dev::CTRL_VALID | 0xffffffffull << regs::coh_dev::CTRL_SEQ_SHIFT));
+static_assert(ctrl{regs::coh_dev::CTRL_KIND_MASK << regs::coh_dev::CTRL_KIND_SHIFT}.k() == kind(regs::coh_dev::CTRL_KIND_MASK));
+static_assert(std::uint64_t(kind::request) == regs::coh_dev::KIND_REQUEST &&
+	      std::uint64_t(kind::response) == regs::coh_dev::KIND_RESPONSE &&
+	      std::uint64_t(kind::not_ready) == regs::coh_dev::KIND_NOT_READY &&
+	      std::uint64_t(kind::ack) == regs::coh_dev::KIND_ACK && std::uint64_t(kind::sync) == regs::coh_dev::KIND_SYNC &&
+	      std::uint64_t(kind::sync_ack) == regs::coh_dev::KIND_SYNC_ACK &&
+	      std::uint64_t(kind::more) == regs::coh_dev::KIND_MORE &&
+	      std::uint64_t(kind::message) == regs::coh_dev::KIND_MESSAGE);
+static_assert(ctrl_bytes == regs::coh_dev::PAYLOAD_OFF && 128 - ctrl_bytes == regs::coh_dev::PAYLOAD_MAX);
 /** Chunk index that marks a pipelined message (whole message in one exchange). */
 inline constexpr std::uint32_t pipelined_chunk = 0x7ff;
 
