@@ -8,3 +8,16 @@ if(TARGET pciebench AND Python3_Interpreter_FOUND)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-pio-cli.sh $<TARGET_FILE:pciebench>)
   set_tests_properties(tools.pciebench_pio_json tools.pciebench_pio_csv_table PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
+
+# ecibench queue with the modelled device at the other end: simulated, and a
+# round trip costs the four line exchanges Documentation/protocols.md derives
+# (8 link messages, plus the lazy head reads once per pass of each ring).
+if(TARGET ecibench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.ecibench_queue_device
+    COMMAND sh -c "$<TARGET_FILE:ecibench> queue --peer device --entries 16 --iterations 320 --warmup 32 --json --no-pin | \
+${Python3_EXECUTABLE} -c 'import json,sys; r=json.load(sys.stdin); x=r[\"results\"][0]; \
+assert r[\"simulated\"] is True and r[\"transport\"]==\"sim\" and x[\"op\"]==\"cq_roundtrip\", r; \
+assert abs(x[\"messages_per_op\"] - 8 * (1 + 1/16)) < 1e-9, x; assert abs(x[\"round_trips_per_op\"] - 4 * (1 + 1/16)) < 1e-9, x; \
+assert 1300 < x[\"p50_ns\"] < 1700, x; print(\"ok\", x[\"p50_ns\"], x[\"messages_per_op\"])'")
+  set_tests_properties(tools.ecibench_queue_device PROPERTIES TIMEOUT 300 LABELS tools)
+endif()
