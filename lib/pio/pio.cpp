@@ -1,4 +1,5 @@
 // PIO invocation: the checked API and the cold paths of the templates.
+#include <pioc/bloom_hash.hpp>
 #include <pioc/pio.hpp>
 
 #include <fmt/format.h>
@@ -13,16 +14,22 @@ std::string_view to_string(op o) noexcept
 	case op::echo: return "echo";
 	case op::bit_not: return "not";
 	case op::add1: return "add1";
+	case op::bloom: return "bloom";
 	}
 	return "?";
 }
 
 std::optional<op> parse_op(std::string_view s) noexcept
 {
-	for (op o : {op::echo, op::bit_not, op::add1})
+	for (op o : {op::echo, op::bit_not, op::add1, op::bloom})
 		if (s == to_string(o))
 			return o;
 	return std::nullopt;
+}
+
+std::size_t response_len(op o, std::size_t n) noexcept
+{
+	return o == op::bloom ? bloom::result_len(n) : n;
 }
 
 void apply(op o, const std::uint8_t *req, std::size_t n, std::uint8_t *out) noexcept
@@ -43,6 +50,9 @@ void apply(op o, const std::uint8_t *req, std::size_t n, std::uint8_t *out) noex
 			++w;
 			std::memcpy(out + i, &w, 8);
 		}
+		return;
+	case op::bloom:
+		bloom::hash_buffer(req, n, out);
 		return;
 	}
 }

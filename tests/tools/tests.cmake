@@ -21,3 +21,17 @@ assert abs(x[\"messages_per_op\"] - 8 * (1 + 1/16)) < 1e-9, x; assert abs(x[\"ro
 assert 1300 < x[\"p50_ns\"] < 1700, x; print(\"ok\", x[\"p50_ns\"], x[\"messages_per_op\"])'")
   set_tests_properties(tools.ecibench_queue_device PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
+
+# pciebench offload (paper Fig. 12): every path returns the hashes of
+# pioc/bloom_hash.hpp (the tool checks them), rows say measured or simulated,
+# and per element the coherent path beats PIO over PCIe, as in the paper.
+if(TARGET pciebench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.pciebench_offload
+    COMMAND sh -c "$<TARGET_FILE:pciebench> offload --paths cpu,pio,eci --sizes 128,1K,4K -n 5 -w 1 --json --no-pin | \
+${Python3_EXECUTABLE} -c 'import json,sys; r=json.load(sys.stdin); rows={(x[\"op\"],x[\"size\"]):x for x in r[\"results\"]}; \
+assert len(rows)==9, rows.keys(); assert all(rows[(\"cpu\",s)][\"time\"]==\"measured\" for s in (128,1024,4096)); \
+assert all(rows[(p,s)][\"time\"]==\"simulated\" for p in (\"pio\",\"eci\") for s in (128,1024,4096)); \
+assert rows[(\"eci\",4096)][\"ns_per_element\"] < rows[(\"pio\",4096)][\"ns_per_element\"], rows; \
+assert rows[(\"pio\",4096)][\"elements\"]==32; print(\"ok\")'")
+  set_tests_properties(tools.pciebench_offload PROPERTIES TIMEOUT 300 LABELS tools)
+endif()

@@ -99,7 +99,8 @@ struct outcome {
 template <mem_type MT, class IO> outcome loop_write_read(const IO &io, const run_params &p, pio::invoke_state &st)
 {
 	outcome out;
-	std::vector<std::uint8_t> req(p.size), resp(p.size), want(p.size);
+	const std::size_t rlen = pio::response_len(p.code, p.size);
+	std::vector<std::uint8_t> req(p.size), resp(std::max(rlen, p.size)), want(rlen);
 	for (std::size_t i = 0; i < p.size; ++i)
 		req[i] = static_cast<std::uint8_t>(i * 131 + 7);
 	const std::uint64_t total = p.warmup + p.iterations;
@@ -110,12 +111,13 @@ template <mem_type MT, class IO> outcome loop_write_read(const IO &io, const run
 		const std::uint64_t t1 = io.now_ns();
 		if (it >= p.warmup)
 			out.hist.record(t1 - t0);
-		if (len != p.size) [[unlikely]]
+		if (len != rlen) [[unlikely]]
 			throw error(errc::device_error,
-				    fmt::format("{}: write_read of {} bytes, iteration {}: the device answered {} bytes",
-						*p.device, p.size, it, len));
+				    fmt::format("{}: write_read of {} bytes, iteration {}: the device answered {} bytes, "
+						"expected {}",
+						*p.device, p.size, it, len, rlen));
 		pio::apply(p.code, req.data(), p.size, want.data());
-		compare(p, it, resp.data(), want.data(), p.size, "response");
+		compare(p, it, resp.data(), want.data(), rlen, "response");
 	}
 	return out;
 }
@@ -248,11 +250,11 @@ pio_options parse_args(int argc, char **argv, bool &help)
 			  "memory type of the BAR mapping: uc, wc (write-combining) or wt (write-through) [default: wc]");
 	c.value("sizes", "LIST", "payload sizes: 8,64,4K or powers of two 8..8K, mixed 8..64,100", sizes, 's');
 	c.value("ops", "LIST", "operations: write,read,write_read,write_stream,read_stream (see below)", ops);
-	c.option("op-code", "OP", "function the device applies in write_read: echo, not or add1",
+	c.option("op-code", "OP", "function the device applies in write_read: echo, not, add1 or bloom",
 		 [&](std::string_view v) {
 			 auto x = pio::parse_op(v);
 			 if (!x)
-				 throw usage_error(fmt::format("op code '{}' is not one of echo, not, add1", v));
+				 throw usage_error(fmt::format("op code '{}' is not one of echo, not, add1, bloom", v));
 			 o.code = *x;
 		 },
 		 0, "echo");

@@ -2,6 +2,7 @@
 // UC/WC/WT, both link presets; and the documented errors for bad input.
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
+#include <pioc/bloom_hash.hpp>
 #include <pioc/pio.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
@@ -45,15 +46,36 @@ TEST_CASE("invocation returns the op applied to the request, for every size 1..8
 	pio::invoker inv(dev.map(0, mt));
 	std::vector<std::uint8_t> resp(pio::max_payload), want(pio::max_payload);
 	for (std::size_t n = 1; n <= pio::max_payload; ++n) {
-		const auto o = static_cast<pio::op>(n % 3);
+		const auto o = static_cast<pio::op>(n % 4);
 		const auto req = pattern(n, static_cast<unsigned>(n));
 		const auto len = inv.invoke(o, req, resp);
+		const auto rlen = pio::response_len(o, n);
 		pio::apply(o, req.data(), n, want.data());
-		if (len != n || !std::equal(want.begin(), want.begin() + n, resp.begin())) {
+		if (len != rlen || !std::equal(want.begin(), want.begin() + rlen, resp.begin())) {
 			FAIL("size " << n << " op " << pio::to_string(o) << ": wrong response (length " << len << ")");
 		}
 	}
 	CHECK(dev.map(0).read<std::uint32_t>(r::INVOKE_COUNT.offset) == pio::max_payload);
+}
+
+TEST_CASE("bloom: 64 bytes of hashes per started 128-byte element, as pioc/bloom_hash.hpp", "[pio]")
+{
+	CHECK(pio::response_len(pio::op::bloom, 1) == 64);
+	CHECK(pio::response_len(pio::op::bloom, 128) == 64);
+	CHECK(pio::response_len(pio::op::bloom, 129) == 128);
+	CHECK(pio::response_len(pio::op::echo, 129) == 129);
+	CHECK(pio::parse_op("bloom") == pio::op::bloom);
+	std::uint8_t el[128] = {};
+	el[0] = 1;
+	std::uint8_t out[64];
+	pio::apply(pio::op::bloom, el, 128, out);
+	const auto h = bloom::hash(el);
+	std::uint64_t w0;
+	std::memcpy(&w0, out, 8);
+	CHECK(w0 == h[0]);
+	std::memcpy(&w0, out + 56, 8);
+	CHECK(w0 == h[7]);
+	CHECK(h[0] != bloom::seed[0]);
 }
 
 TEST_CASE("the reference ops do what the register map says", "[pio]")
@@ -67,7 +89,7 @@ TEST_CASE("the reference ops do what the register map says", "[pio]")
 	pio::apply(pio::op::bit_not, in, 10, out);
 	CHECK(out[9] == 0xfd);
 	CHECK(pio::parse_op("not") == pio::op::bit_not);
-	CHECK(!pio::parse_op("bloom"));
+	CHECK(!pio::parse_op("hash"));
 }
 
 TEST_CASE("the templates inside visit() and the invoker agree, on both presets", "[pio]")
