@@ -33,3 +33,20 @@ $<TARGET_FILE:pciebench> pio --device rtl:pio --ops write_read,write_stream,read
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\"; assert len(r[\"results\"])==12, r' || exit 1; done")
   set_tests_properties(rtl.pciebench_pio PROPERTIES TIMEOUT 900 LABELS rtl)
 endif()
+
+# ecibench invoke on the Verilated coherent engine behind the ECI simulator
+# (--engine rtl): 5a and 5b, simulated, transport rtl, RTL cycles per call,
+# the Exclusive 5a call ~900 ns with 4 link messages; a message longer than
+# the engine's one line (120 B) is a clear error.
+if(PIOC_RTL)
+  add_test(NAME rtl.ecibench_invoke
+    COMMAND sh -c "for v in 5a 5b; do \
+$<TARGET_FILE:ecibench> invoke --engine rtl --variant $v --sizes 8,64,120 --iterations 50 --json --no-pin | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\" and r[\"engine\"]==\"rtl\", r; \
+assert len(r[\"results\"])==3, r; assert all(x[\"cycles_per_op\"]>0 and 300<x[\"p50_ns\"]<1200 for x in r[\"results\"]), r; \
+assert r[\"variant\"]!=\"5a\" or all(x[\"messages_per_op\"]==4 and 800<x[\"p50_ns\"]<1000 for x in r[\"results\"]), r' || exit 1; done; \
+if $<TARGET_FILE:ecibench> invoke --engine rtl --sizes 121 --iterations 2 --json --no-pin >/dev/null 2>err.txt; \
+then echo 'a 121-byte message was accepted'; exit 1; fi; \
+grep -q 'at most 120 B' err.txt || { cat err.txt; exit 1; }")
+  set_tests_properties(rtl.ecibench_invoke PROPERTIES TIMEOUT 900 LABELS rtl)
+endif()

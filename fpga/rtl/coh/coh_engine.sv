@@ -43,17 +43,18 @@
 // it reaches the engine.
 // Fig. 5b: a held load of T is answered with the next device message
 // (dmsg_*): word 0 = MESSAGE, last, len, seq (counts messages from 1); T and
-// R swap, and the engine reclaims (LCI + UL) the answered line so that the
-// CPU's next load of it, after the other line, misses again. The load of the
-// other line is the acknowledgement of the previous message.
-// A held read is answered (result or not ready) only after the LCI of the
-// channel's other line has been acknowledged, so the CPU's next load, which
-// goes to that line, cannot hit a stale copy.
+// R swap. The load of the other line is the acknowledgement of the previous
+// message.
+// Every held read takes the channel's other line back (LCI + UL), as the
+// behavioral model (lib/sim/eci/proto_engine.cpp) does: in 5a that pulls the
+// request in; after a 5b message or a not-ready answer it makes the CPU's
+// next load of that line miss again. A held read is answered (result or not
+// ready) only after that LCI has been acknowledged, so the CPU's next load,
+// which goes to that line, cannot hit a stale copy.
 // Not ready: a held read not answered within TIMEOUT cycles is answered with
 // the not-ready word (valid = 0, kind NOT_READY, last, seq of the current
-// invocation); T and R swap and the engine reclaims the answered line. The
-// invocation continues; software loads the other line (the new T) without
-// writing a request and gets the result there.
+// invocation); T and R swap. The invocation continues; software loads the
+// other line (the new T) without writing a request and gets the result there.
 // Parity adoption: a Shared read (RLDD) of R while no read of the channel is
 // held makes R the trigger (as after a restart of either side: the library's
 // resync() writes SYNC into line B and loads line A). An Exclusive read
@@ -181,8 +182,6 @@ module coh_engine #(
     logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
     logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
-    logic               rsp_reclaim;  // reclaim rsp_line when the answer in rdrsp is taken
-    int                 rsp_line;
 
     // ---- the pulled request of every CPU channel (word 0 of its fetch line)
     logic [NCPU*64-1:0] qw;
@@ -311,7 +310,6 @@ module coh_engine #(
             need_ul      <= '0;
             for (int l = 0; l < NL; l++) lines[1024*l +: 1024] <= 1024'd0;
             rdrsp_valid  <= 1'b0;
-            rsp_reclaim  <= 1'b0;
             wrrsp_valid  <= 1'b0;
             lclreq_valid <= 1'b0;
             ulreq_valid  <= 1'b0;
@@ -320,11 +318,7 @@ module coh_engine #(
         end else begin
             cnt_result    <= 1'b0;
             cnt_not_ready <= 1'b0;
-            if (rdrsp_valid && rdrsp_ready) begin
-                rdrsp_valid <= 1'b0;
-                for (int l = 0; l < NL; l++)
-                    if (rsp_reclaim && l == rsp_line) need_lci[l] <= 1'b1;
-            end
+            if (rdrsp_valid && rdrsp_ready) rdrsp_valid <= 1'b0;
             if (wrrsp_valid && wrrsp_ready) wrrsp_valid <= 1'b0;
             if (lclreq_valid && lclreq_ready) lclreq_valid <= 1'b0;
             if (ulreq_valid && ulreq_ready) ulreq_valid <= 1'b0;
@@ -379,18 +373,13 @@ module coh_engine #(
                 for (int c = 0; c < NCH; c++)
                     if (c == ans_c) begin
                         logic [1023:0] line;
-                        logic nr;
-                        int t;
-                        t = 2 * c + 32'(par[c]);
-                        nr = ans_nr;
                         if (ans_nr) begin
                             line = {960'd0, mk_ctrl(K_NR, 16'd0, c < NCPU ? cseq[32*c +: 32] : 32'd0)};
                             cnt_not_ready <= 1'b1;
                         end else if (c < NCPU) begin
                             line = res[1024*c +: 1024];
-                            nr = akind[2*c +: 2] == A_NR;
                             if (akind[2*c +: 2] == A_RES) cnt_result <= 1'b1;
-                            if (nr) cnt_not_ready <= 1'b1;
+                            if (akind[2*c +: 2] == A_NR) cnt_not_ready <= 1'b1;
                             inv[3*c +: 3] <= I_IDLE;
                         end else begin
                             line = msg_line;
@@ -405,10 +394,6 @@ module coh_engine #(
                         else        lines[1024*(2*c) +: 1024]   <= line;
                         hold[c] <= 1'b0;
                         par[c]  <= !par[c];
-                        // reclaim the answered line (unless it is the next request
-                        // line of 5a) once the DC has taken the answer
-                        rsp_reclaim <= nr || c == NCPU;
-                        rsp_line    <= t;
                     end
             end
 
@@ -437,14 +422,12 @@ module coh_engine #(
                                     inv[3*c +: 3] <= I_FETCH;
                                     fline[c] <= !k[0];
                                 end
-                                // take the other line back (5a: the request;
-                                // 5b after adopting: a copy the CPU may hold)
-                                if ((c < NCPU && inv[3*c +: 3] == I_IDLE) || k != 32'(par[c]))
-                                    if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
+                                // take the other line back (5a: the request; else
+                                // the last answer, which the CPU may still hold)
+                                if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
                             end
                         end
                 if (immediate) begin
-                    rsp_reclaim <= 1'b0;
                     rdrsp_valid <= 1'b1;
                     rdrsp_id    <= rdreq_id;
                     rdrsp_data  <= line;
