@@ -21,6 +21,14 @@ namespace pioc::rtl {
  *  @p stall_percent adds random idle/backpressure cycles on the AXI port. */
 std::unique_ptr<pioc::sim::target> make_pio_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1);
 
+/** rtl:xdma: the XDMA engine model (lib/sim/xdma, 1 H2C + 1 C2H channel as
+ *  fpga/vcu118/build.tcl configures the IP) in front of the VCU118 user side
+ *  (fpga/rtl/xdma/xdma_user_top.sv). The engines' AXI4 master is the RTL's
+ *  dma_* port: card addresses are the PIO image's 256 KiB map (DMA fills
+ *  REQ / BRAM and drains RESP / BRAM). BAR0 is the bypass port (byp_*),
+ *  driven as make_pio_rtl() drives pio_top; BAR1 the XDMA config BAR. */
+std::unique_ptr<pioc::sim::target> make_xdma_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1);
+
 /** Statistics of an RTL target made here (for result labels). */
 struct rtl_stats {
 	std::uint64_t cycles;      ///< clock cycles simulated

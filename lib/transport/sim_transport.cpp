@@ -32,6 +32,10 @@ const std::vector<sim_device_entry> &sim_devices()
 		// The Verilated RTL of the same image: every TLP drives its AXI ports.
 		v.push_back({"pio", "pioc PIO test image (Verilated RTL, fpga/rtl/pio)", 0x10ee, 0x9038,
 			     [] { return rtl::make_pio_rtl(); }, true});
+		// The XDMA engine model in front of the Verilated VCU118 user side.
+		v.push_back({"xdma", "XDMA (PG195) engine model, 1 H2C + 1 C2H: BAR0 and the engines' AXI master are the "
+				     "Verilated VCU118 user side (fpga/rtl/xdma), 256 KiB card address map",
+			     0x10ee, 0x903f, [] { return rtl::make_xdma_rtl(); }, true});
 #endif
 		return v;
 	}();

@@ -344,6 +344,14 @@ request &channel::prepare(const dma_buffer &buf, std::uint64_t off, std::uint64_
 		throw error(errc::out_of_range,
 			    fmt::format("{}: host bus address {:#x}+{} is beyond the engine's {}-bit addressing", name_,
 					host, len, info_.addr_bits));
+	std::uint64_t limit = dma_->opt_.card_size;
+	if (limit == 0 && dma_->sim_)
+		limit = dma_->sim_->card_memory_size();
+	if (limit != 0 && (card > limit || len > limit - card))
+		throw error(errc::out_of_range,
+			    fmt::format("{}: transfer of {} bytes at card address {:#x} does not fit the card's {}-byte "
+					"AXI address space (0..{:#x})",
+					name_, len, card, limit, limit - 1));
 	std::uint32_t seg = dma_->opt_.max_segment;
 	seg -= seg % std::max(al, gr);
 	const auto segs = info_.c2h ? split(card, host, len, seg) : split(host, card, len, seg);

@@ -34,6 +34,24 @@ python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is 
   set_tests_properties(rtl.pciebench_pio PROPERTIES TIMEOUT 900 LABELS rtl)
 endif()
 
+# pciebench dma on rtl:xdma (the XDMA engine model in front of the Verilated
+# VCU118 user side): every suite row present, simulated, card buffers in the
+# BRAM window by default; a window beyond the 256 KiB map is a clear error.
+if(PIOC_RTL)
+  add_test(NAME rtl.pciebench_dma
+    COMMAND sh -c "$<TARGET_FILE:pciebench> dma --device rtl:xdma --tests LAT_RD,LAT_WRRD,BW_RD,BW_WR \
+  --sizes 64,1K,8K --iterations 20 --warmup 2 --json --no-pin | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\" and r[\"device\"]==\"rtl:xdma\", r; \
+e=r.get(\"extra\",r); assert e[\"card_addr\"]==0x20000, e; assert len(r[\"results\"])==12, r; \
+assert all(x[\"p50_ns\"]>0 for x in r[\"results\"] if x[\"op\"].startswith(\"LAT\")), r; \
+assert all(0<x[\"gbps\"]<=16.5 for x in r[\"results\"] if x[\"op\"].startswith(\"BW\")), r' || exit 1; \
+if $<TARGET_FILE:pciebench> dma --device rtl:xdma --sizes 64K --window 262144 --iterations 2 --json --no-pin >/dev/null 2>err.txt; \
+then echo 'a 256 KiB card window was accepted'; exit 1; fi; \
+grep -q \"rtl:xdma: 65536-byte transfers need card addresses 0x20000..0x5ffff\" err.txt && \
+grep -q \"card's address space is 262144 bytes\" err.txt || { cat err.txt; exit 1; }")
+  set_tests_properties(rtl.pciebench_dma PROPERTIES TIMEOUT 900 LABELS rtl)
+endif()
+
 # ecibench invoke on the Verilated coherent engine behind the ECI simulator
 # (--engine rtl): 5a and 5b, simulated, transport rtl, RTL cycles per call,
 # the Exclusive 5a call ~900 ns with 4 link messages; a message longer than

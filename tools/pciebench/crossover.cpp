@@ -87,6 +87,8 @@ int run_crossover(int argc, char **argv)
 	pio::invoker inv(bar0);
 	pio::invoke_state &st = inv.state();
 	xdma::dma x(dev);
+	// Card memory from 0; rtl:xdma: the BRAM window (its low addresses are registers).
+	const std::uint64_t card = x.sim() ? x.sim()->card_data_base() : 0;
 	auto &h2c = x.h2c(0);
 	auto &c2h = x.c2h(0);
 	h2c.set_completion(mode);
@@ -110,8 +112,8 @@ int run_crossover(int argc, char **argv)
 		});
 		h2c.release_all();
 		c2h.release_all();
-		auto &rq = h2c.prepare(buf, 0, s, 0);
-		auto &rs = c2h.prepare(buf, pio::max_payload, s, 0);
+		auto &rq = h2c.prepare(buf, 0, s, card);
+		auto &rs = c2h.prepare(buf, pio::max_payload, s, card);
 		x.config().visit([&](const auto &io) {
 			auto a = h2c.ops(io);
 			auto b = c2h.ops(io);

@@ -50,6 +50,7 @@ struct dma_opts {
 	std::vector<test> tests;
 	std::vector<std::uint64_t> sizes;
 	std::uint64_t window = 8192, offset = 0, qd = 8, channel = 0, card = 0;
+	bool card_given = false;
 	xdma::completion mode = xdma::completion::writeback;
 	cache_mode cache = cache_mode::warm;
 	std::optional<int> numa;
@@ -278,7 +279,13 @@ int run_dma(int argc, char **argv)
 	c.value("queue-depth", "N", "transfers in flight for BW_* (chained into runs)", o.qd, 1, 1024, 'Q');
 	c.value("channel", "N", "H2C/C2H channel pair to use (BW_RDWR and LAT_WRRD use both directions)", o.channel,
 		0, 3);
-	c.value("card-addr", "ADDR", "card (AXI) address of the device-side buffer", o.card);
+	c.option("card-addr", "ADDR",
+		 "card (AXI) address of the device-side buffer (default 0; on a simulated device the first "
+		 "address for plain data: rtl:xdma's BRAM window)",
+		 [&](std::string_view v) {
+			 o.card = parse_count(v);
+			 o.card_given = true;
+		 });
 	c.option("bar", "N", "XDMA config BAR (default: found by its identifier registers)",
 		 [&](std::string_view v) { o.bar = int(parse_count(v)); });
 	c.epilog("latency rows: p50 etc. of doorbell -> completion seen (LAT_WRRD: both transfers); phase columns\n"
@@ -320,6 +327,21 @@ int run_dma(int argc, char **argv)
 		xo.config_bar = *o.bar;
 	xo.ring_descriptors = 8192;
 	xdma::dma x(dev, xo);
+	if (!o.card_given && x.sim())
+		o.card = x.sim()->card_data_base();
+	// The whole card window must fit the card's address space: say so before anything runs.
+	const std::uint64_t card_limit = x.sim() ? x.sim()->card_memory_size() : 0;
+	for (std::uint64_t size : o.sizes) {
+		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
+		const std::uint64_t span = std::clamp<std::uint64_t>(o.window / stride, 1, 256) * stride;
+		if (card_limit && (o.card > card_limit || span > card_limit - o.card))
+			throw error(errc::out_of_range,
+				    fmt::format("{}: {}-byte transfers need card addresses {:#x}..{:#x} ({} bytes); the "
+						"card's address space is {} bytes (0..{:#x}): lower --window, --sizes or "
+						"--card-addr",
+						dev.spec(), size, o.card, o.card + span - 1, span, card_limit,
+						card_limit - 1));
+	}
 	auto &h2c = x.h2c(unsigned(o.channel));
 	auto &c2h = x.c2h(unsigned(o.channel));
 	h2c.set_completion(o.mode);
@@ -341,6 +363,7 @@ int run_dma(int argc, char **argv)
 	rep.extra["mps"] = x.mps();
 	rep.extra["mrrs"] = x.mrrs();
 	rep.extra["config_bar"] = x.config_bar();
+	rep.extra["card_addr"] = o.card;
 	rep.extra["warmup"] = o.common.warmup;
 	const auto &li = dev.info().link;
 	pcie_model::params mp;

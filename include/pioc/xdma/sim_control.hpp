@@ -1,8 +1,8 @@
 /** @file
  * What the simulated XDMA device offers beyond its BARs: the event clock the
  * driver's simulated waits jump along, the interrupt wiring (an eventfd per
- * MSI-X vector, as the pioc module gives on hardware), access to card memory
- * for tests, and error injection. The driver finds it once, at open, with a
+ * MSI-X vector, as the pioc module gives on hardware), access to the card
+ * side the engines address (for tests and tools), and error injection. The driver finds it once, at open, with a
  * dynamic_cast on the simulated link's device; never in a timed loop.
  */
 #pragma once
@@ -35,9 +35,20 @@ public:
 	virtual void bind_vector(unsigned vector, int fd) = 0;
 	/** Arms @p f for the next run of the channel. */
 	virtual void inject(bool c2h, unsigned channel, fault f) = 0;
-	/** Card memory [addr, addr+len), or nullptr if out of range (tests only). */
-	virtual std::uint8_t *card_memory(std::uint64_t addr, std::size_t len) = 0;
+	/** Copies card addresses [addr, addr+len) out / in, as the engines would
+	 *  see them (tests and tools, not timed). sim:xdma: card memory; rtl:xdma:
+	 *  through the RTL's DMA AXI port, taking its cycles at the device's
+	 *  current time. Out of range: pioc::error(out_of_range) naming device,
+	 *  address, size and the limit. */
+	virtual void card_read(std::uint64_t addr, void *out, std::size_t len) = 0;
+	virtual void card_write(std::uint64_t addr, const void *data, std::size_t len) = 0;
+	/** The card address space the engines reach: addresses 0 .. size-1
+	 *  (sim:xdma 64 MiB of memory; rtl:xdma the PIO image's 256 KiB map). */
 	virtual std::uint64_t card_memory_size() const noexcept = 0;
+	/** First card address plain data may go to: 0 for card memory; the BRAM
+	 *  window when the card side is the PIO image (its low addresses are
+	 *  registers: a DMA write there rings doorbells). */
+	virtual std::uint64_t card_data_base() const noexcept = 0;
 	/** Resets the whole function (as a PCIe FLR would): every engine idle, registers at reset values. */
 	virtual void function_reset() = 0;
 };

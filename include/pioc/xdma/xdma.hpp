@@ -71,6 +71,11 @@ struct options {
 	unsigned ring_descriptors = 4096;  ///< descriptor slots per channel (32 B each)
 	std::uint32_t max_segment = 1u << 20; ///< bytes per descriptor
 	std::uint64_t timeout_ns = 100'000'000; ///< a run taking longer is a hung engine (simulated ns in sim)
+	/** Card (AXI) address space the engines reach: prepare() refuses a
+	 *  transfer that does not fit, naming device, address, size and limit.
+	 *  0: the simulated device's (sim_control::card_memory_size()), unchecked
+	 *  on hardware; UINT64_MAX: never checked (the engine reports it). */
+	std::uint64_t card_size = 0;
 	/** Hardware: delivers MSI-X vector -> eventfd. Default: the pioc module's
 	 *  PIOC_IOC_IRQ_SET when the device is opened through it; not needed in simulation. */
 	std::function<void(unsigned vector, int fd)> bind_irq;

@@ -1,11 +1,15 @@
 // Behavioral model of the XDMA engine (PG195) as a discrete-event simulation:
 // register map of regs/xdma.hpp, descriptor fetch from simulated host memory
 // in adjacent blocks, magic / length / alignment checks, data movement to and
-// from card memory, completed count, poll-mode write-back, MSI-X interrupts
+// from the card side (card_port: card memory, or the Verilated user logic
+// in rtl:xdma), completed count, poll-mode write-back, MSI-X interrupts
 // through eventfds, and error injection.
 #include "sim/xdma/xdma_dev.hpp"
 
+#include "sim/pio_dev.hpp"
+
 #include <pioc/error.hpp>
+#include <pioc/regs/pio_dev.hpp>
 #include <pioc/log.hpp>
 #include <pioc/pcie_model.hpp>
 #include <pioc/sim/host_memory.hpp>
@@ -13,7 +17,6 @@
 #include <fmt/format.h>
 
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,15 +50,18 @@ constexpr unsigned user_bar = 0, config_bar = 1;
 constexpr double axi_mhz = 250;
 } // namespace
 
-xdma_dev::xdma_dev(xdma_config c) : cfg_(c)
+xdma_dev::xdma_dev(xdma_config c)
+	: xdma_dev(c, std::make_unique<pio_dev>(), make_card_memory(c.card_memory, c.card_mem_ns))
+{
+}
+
+xdma_dev::xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<card_port> card)
+	: cfg_(std::move(c)), user_(std::move(user)), card_(std::move(card))
 {
 	if (cfg_.h2c_channels > r::max_channels || cfg_.c2h_channels > r::max_channels)
 		throw error(errc::invalid_argument, "xdma model: at most 4 channels per direction");
-	void *p = mmap(nullptr, cfg_.card_memory, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		throw_os_error(fmt::format("xdma model: reserving {} bytes of card memory", cfg_.card_memory), errno);
-	card_ = static_cast<std::uint8_t *>(p); // pages are committed when first touched
+	if (!user_ || !card_)
+		throw error(errc::invalid_argument, "xdma model: needs a user BAR and a card side");
 	vector_fd_.fill(-1);
 	pcie_model::params mp;
 	mp.gen = cfg_.gen;
@@ -77,10 +83,7 @@ xdma_dev::xdma_dev(xdma_config c) : cfg_(c)
 	reset_registers();
 }
 
-xdma_dev::~xdma_dev()
-{
-	munmap(card_, cfg_.card_memory);
-}
+xdma_dev::~xdma_dev() = default;
 
 void xdma_dev::reset_registers()
 {
@@ -108,7 +111,7 @@ void xdma_dev::function_reset()
 std::uint64_t xdma_dev::bar_size(unsigned bar) const
 {
 	if (bar == user_bar)
-		return user_.bar_size(0);
+		return user_->bar_size(0);
 	return bar == config_bar ? config_bar_size : 0;
 }
 
@@ -127,6 +130,7 @@ void xdma_dev::advance(std::uint64_t t_ns)
 		ev.fn();
 	}
 	now_ = std::max(now_, t);
+	user_->advance(t_ns);
 }
 
 std::uint64_t xdma_dev::next_event_ns() const noexcept
@@ -139,7 +143,7 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 void xdma_dev::bind_vector(unsigned vector, int fd)
 {
 	if (vector >= vector_fd_.size())
-		throw error(errc::out_of_range, fmt::format("sim:xdma: MSI-X vector {} is not 0..31", vector));
+		throw error(errc::out_of_range, fmt::format("{}: MSI-X vector {} is not 0..31", cfg_.label, vector));
 	vector_fd_[vector] = fd;
 }
 
@@ -147,15 +151,36 @@ void xdma_dev::inject(bool c2h, unsigned channel, xdma::fault f)
 {
 	auto &v = c2h ? c2h_ : h2c_;
 	if (channel >= v.size())
-		throw error(errc::out_of_range, fmt::format("sim:xdma: no {} channel {}", c2h ? "C2H" : "H2C", channel));
+		throw error(errc::out_of_range,
+			    fmt::format("{}: no {} channel {}", cfg_.label, c2h ? "C2H" : "H2C", channel));
 	v[channel].fault = f;
 }
 
-std::uint8_t *xdma_dev::card_memory(std::uint64_t addr, std::size_t len)
+bool xdma_dev::card_fits(std::uint64_t addr, std::uint64_t len) const noexcept
 {
-	if (addr > cfg_.card_memory || len > cfg_.card_memory - addr)
-		return nullptr;
-	return card_ + addr;
+	const std::uint64_t size = card_->size();
+	return addr <= size && len <= size - addr;
+}
+
+void xdma_dev::check_card(std::uint64_t addr, std::size_t len, const char *what) const
+{
+	if (!card_fits(addr, len))
+		throw error(errc::out_of_range,
+			    fmt::format("{}: {} of {} bytes at card address {:#x} does not fit the card's {}-byte "
+					"address space (0..{:#x})",
+					cfg_.label, what, len, addr, card_->size(), card_->size() - 1));
+}
+
+void xdma_dev::card_read(std::uint64_t addr, void *out, std::size_t len)
+{
+	check_card(addr, len, "card_read");
+	card_->read(addr, out, len, now_);
+}
+
+void xdma_dev::card_write(std::uint64_t addr, const void *data, std::size_t len)
+{
+	check_card(addr, len, "card_write");
+	card_->write(addr, data, len, now_);
 }
 
 xdma_dev::engine *xdma_dev::engine_at(std::uint64_t off, bool sgdma)
@@ -350,7 +375,8 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len, std::uint64_t t_ns)
 {
 	if (bar == user_bar) {
-		user_.posted_write(0, off, data, len, t_ns);
+		advance(t_ns);
+		user_->posted_write(0, off, data, len, t_ns);
 		return;
 	}
 	advance(t_ns);
@@ -361,8 +387,8 @@ void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, s
 		return;
 	}
 	if (len != 4 || off % 4) {
-		log().warn("sim:xdma BAR1: {}-byte write at {:#x} dropped: registers take whole, aligned DWORDs", len,
-			   off);
+		log().warn("{} BAR1: {}-byte write at {:#x} dropped: registers take whole, aligned DWORDs", cfg_.label,
+			   len, off);
 		return;
 	}
 	std::uint32_t v;
@@ -372,8 +398,10 @@ void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, s
 
 std::uint64_t xdma_dev::read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns)
 {
-	if (bar == user_bar)
-		return user_.read(0, off, data, len, t_ns);
+	if (bar == user_bar) {
+		advance(t_ns);
+		return user_->read(0, off, data, len, t_ns);
+	}
 	advance(t_ns);
 	std::memset(data, 0, len);
 	if (bar != config_bar || off + len > config_bar_size)
@@ -383,8 +411,8 @@ std::uint64_t xdma_dev::read(unsigned bar, std::uint64_t off, void *data, std::s
 		return t_ns;
 	}
 	if (len != 4 || off % 4) {
-		log().warn("sim:xdma BAR1: {}-byte read at {:#x} answered with zeros: registers take whole, aligned DWORDs",
-			   len, off);
+		log().warn("{} BAR1: {}-byte read at {:#x} answered with zeros: registers take whole, aligned DWORDs",
+			   cfg_.label, len, off);
 		return t_ns;
 	}
 	const std::uint32_t v = reg_read(off, double(t_ns));
@@ -439,7 +467,7 @@ void xdma_dev::stop_run(engine &e, double t)
 
 void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 {
-	log().debug("sim:xdma {}{}: run failed, status bits {:#x}", e.c2h ? "C2H" : "H2C", e.ch, bits);
+	log().debug("{} {}{}: run failed, status bits {:#x}", cfg_.label, e.c2h ? "C2H" : "H2C", e.ch, bits);
 	++e.gen;
 	e.busy = false;
 	e.status |= bits;
@@ -463,9 +491,9 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 	const std::uint64_t wb = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
 	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
 	// A posted write: visible in host memory one link traversal later.
-	schedule(t + cfg_.one_way_ns, [wb, word, ch = e.ch, c2h = e.c2h] {
+	schedule(t + cfg_.one_way_ns, [this, wb, word, ch = e.ch, c2h = e.c2h] {
 		if (!host_memory::instance().write(wb, &word, sizeof word))
-			log().warn("sim:xdma {}{}: write-back to bus address {:#x} hit no host memory (UR)",
+			log().warn("{} {}{}: write-back to bus address {:#x} hit no host memory (UR)", cfg_.label,
 				   c2h ? "C2H" : "H2C", ch, wb);
 	});
 }
@@ -551,7 +579,7 @@ void xdma_dev::process(engine &e, const fetched &f)
 		return;
 	}
 	const std::uint64_t host = e.c2h ? dst : src, card = e.c2h ? src : dst;
-	std::uint8_t *cm = card_memory(card, len);
+	const bool cm = card_fits(card, len);
 	double done;
 	if (!e.c2h) {
 		// H2C: read requests to host memory, completions back, write card memory.
@@ -566,9 +594,12 @@ void xdma_dev::process(engine &e, const fetched &f)
 			fail(e, r::ERR_CA << r::ST_WRITE_ERROR_SHIFT, t + 2 * cfg_.one_way_ns + cfg_.host_mem_ns);
 			return;
 		}
-		std::memcpy(cm, hp, len);
 		e.cursor = t + cfg_.desc_ns + xfer_ns(false, len);
 		done = e.cursor + 2 * cfg_.one_way_ns + cfg_.host_mem_ns;
+		// The data reaches the card side from the first completion on; a card
+		// side slower than the link (the RTL's 64-bit AXI port) finishes later.
+		const double arrive = t + cfg_.desc_ns + 2 * cfg_.one_way_ns + cfg_.host_mem_ns;
+		done = std::max(done, card_->write(card, hp, len, arrive));
 	} else {
 		// C2H: read card memory, posted writes to host memory.
 		if (!cm || e.fault == xdma::fault::read_error) {
@@ -582,9 +613,9 @@ void xdma_dev::process(engine &e, const fetched &f)
 			fail(e, r::ERR_UR << r::ST_WRITE_ERROR_SHIFT, t + cfg_.card_mem_ns + cfg_.one_way_ns);
 			return;
 		}
-		std::memcpy(hp, cm, len);
+		const double read_done = card_->read(card, hp, len, t + cfg_.desc_ns);
 		e.cursor = t + cfg_.desc_ns + xfer_ns(true, len);
-		done = e.cursor + cfg_.card_mem_ns; // posted: the engine counts it when sent
+		done = std::max(e.cursor + cfg_.card_mem_ns, read_done); // posted: the engine counts it when sent
 	}
 	e.perf_bytes += len;
 	done = std::max(done, e.last_done);
@@ -646,6 +677,18 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 std::unique_ptr<target> make_xdma_dev()
 {
 	return std::make_unique<xdma_dev>();
+}
+
+std::unique_ptr<target> make_xdma_pio_dev()
+{
+	xdma_config c;
+	c.name = "xdma_pio";
+	c.label = "sim:xdma_pio";
+	c.h2c_channels = c.c2h_channels = 1;
+	auto user = std::make_unique<pio_dev>();
+	auto card = make_card_on_bar(*user, 0, regs::pio_dev::BRAM.offset);
+	c.card_memory = card->size();
+	return std::make_unique<xdma_dev>(std::move(c), std::move(user), std::move(card));
 }
 
 } // namespace pioc::sim

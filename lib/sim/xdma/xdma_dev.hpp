@@ -1,8 +1,9 @@
 // Behavioral model of an XDMA (PG195) design: BAR0 user BAR (the PIO image),
-// BAR1 the XDMA config BAR, and card memory the engines move data to/from.
+// BAR1 the XDMA config BAR, and the card side the engines move data to/from
+// (card memory in sim:xdma; the Verilated user side in rtl:xdma).
 #pragma once
 
-#include "sim/pio_dev.hpp"
+#include "sim/xdma/card_port.hpp"
 
 #include <pioc/regs/xdma.hpp>
 #include <pioc/sim/target.hpp>
@@ -13,15 +14,18 @@
 #include <functional>
 #include <memory>
 #include <queue>
+#include <string>
 #include <vector>
 
 namespace pioc::sim {
 
 /** What the model looks like and how fast it is. */
 struct xdma_config {
+	std::string name = "xdma";            ///< target::name()
+	std::string label = "sim:xdma";       ///< device spec in messages
 	unsigned h2c_channels = 2, c2h_channels = 2;
 	bool stream = false;                  ///< AXI-Stream engines instead of memory-mapped
-	std::uint64_t card_memory = 64ull << 20;
+	std::uint64_t card_memory = 64ull << 20; ///< size of the default card memory
 	unsigned addr_align = 1, len_granularity = 1, addr_bits = 64; ///< the alignment register
 	unsigned mps = 256, mrrs = 512;       ///< negotiated, reported by the config block
 	unsigned gen = 3, lanes = 16;         ///< link, for data-transfer time (PCIe model)
@@ -36,11 +40,14 @@ struct xdma_config {
 
 class xdma_dev final : public target, public xdma::sim_control {
 public:
+	/** BAR0 the PIO image model, card memory of c.card_memory bytes. */
 	explicit xdma_dev(xdma_config c = {});
+	/** BAR0 @p user (its BAR 0), the engines addressing @p card. */
+	xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<card_port> card);
 	~xdma_dev() override;
 
 	// target
-	std::string name() const override { return "xdma"; }
+	std::string name() const override { return cfg_.name; }
 	std::uint64_t bar_size(unsigned bar) const override;
 	void posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len,
 			  std::uint64_t t_ns) override;
@@ -51,11 +58,15 @@ public:
 	std::uint64_t next_event_ns() const noexcept override;
 	void bind_vector(unsigned vector, int fd) override;
 	void inject(bool c2h, unsigned channel, xdma::fault f) override;
-	std::uint8_t *card_memory(std::uint64_t addr, std::size_t len) override;
-	std::uint64_t card_memory_size() const noexcept override { return cfg_.card_memory; }
+	void card_read(std::uint64_t addr, void *out, std::size_t len) override;
+	void card_write(std::uint64_t addr, const void *data, std::size_t len) override;
+	std::uint64_t card_memory_size() const noexcept override { return card_->size(); }
+	std::uint64_t card_data_base() const noexcept override { return card_->data_base(); }
 	void function_reset() override;
 
 	const xdma_config &config() const noexcept { return cfg_; }
+	/** The user BAR's target (BAR0). */
+	const target &user() const noexcept { return *user_; }
 
 private:
 	struct fetched {
@@ -104,12 +115,14 @@ private:
 	void write_back(engine &e, double t, bool error);
 	void raise(engine &e, std::uint32_t cause, double t);
 	double xfer_ns(bool c2h, std::uint64_t bytes) const;
+	bool card_fits(std::uint64_t addr, std::uint64_t len) const noexcept;
+	void check_card(std::uint64_t addr, std::size_t len, const char *what) const;
 	unsigned irq_bit(const engine &e) const;
 
 	xdma_config cfg_;
-	pio_dev user_;
+	std::unique_ptr<target> user_;
+	std::unique_ptr<card_port> card_;
 	std::vector<engine> h2c_, c2h_;
-	std::uint8_t *card_ = nullptr;
 	// IRQ block
 	std::uint32_t user_en_ = 0, chan_en_ = 0, chan_req_ = 0;
 	std::array<std::uint32_t, 4> user_vec_{};
@@ -125,5 +138,8 @@ private:
 
 /** The XDMA design with default configuration. */
 std::unique_ptr<target> make_xdma_dev();
+/** The behavioral counterpart of rtl:xdma: 1 H2C + 1 C2H engine whose card
+ *  side is the PIO image model's address map (BAR0's pio_dev), as on VCU118. */
+std::unique_ptr<target> make_xdma_pio_dev();
 
 } // namespace pioc::sim

@@ -5,9 +5,11 @@
 #include <pioc/xdma/xdma.hpp>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cstring>
 #include <random>
+#include <vector>
 
 using namespace pioc;
 using namespace pioc::xdma;
@@ -19,6 +21,13 @@ void fill(void *p, std::size_t n, unsigned seed)
 	auto *b = static_cast<std::uint8_t *>(p);
 	for (std::size_t i = 0; i < n; ++i)
 		b[i] = std::uint8_t(g());
+}
+/** Card addresses [addr, addr+len) equal @p p (copied out through sim_control). */
+bool card_equals(dma &x, std::uint64_t addr, const void *p, std::size_t len)
+{
+	std::vector<std::uint8_t> v(len);
+	x.sim()->card_read(addr, v.data(), len);
+	return std::memcmp(v.data(), p, len) == 0;
 }
 } // namespace
 
@@ -78,8 +87,7 @@ TEST_CASE("round trips in every completion mode, sizes 1 B .. 4 MiB")
 				std::memset(dst.cpu, 0, size + off + 1);
 				const std::uint64_t card = 0x100000 + off * 3;
 				x.h2c(0).transfer(src, off, size, card);
-				REQUIRE(std::memcmp(x.sim()->card_memory(card, size), static_cast<char *>(src.cpu) + off,
-						    size) == 0);
+				REQUIRE(card_equals(x, card, static_cast<char *>(src.cpu) + off, size));
 				x.c2h(0).transfer(dst, off + 1, size, card);
 				REQUIRE(std::memcmp(static_cast<char *>(dst.cpu) + off + 1,
 						    static_cast<char *>(src.cpu) + off, size) == 0);
@@ -121,8 +129,7 @@ TEST_CASE("several requests in flight are chained into runs")
 		// First request alone, the other 15 chained: 2 runs per round.
 		CHECK(ch.runs() - runs0 == 6);
 		for (unsigned i = 0; i < 16; ++i)
-			CHECK(std::memcmp(x.sim()->card_memory(0x200000 + i * 8192, 4096),
-					  static_cast<char *>(buf.cpu) + i * 4096, 4096) == 0);
+			CHECK(card_equals(x, 0x200000 + i * 8192, static_cast<char *>(buf.cpu) + i * 4096, 4096));
 	}
 }
 
@@ -184,8 +191,7 @@ TEST_CASE("every injected error gives its message and a recovered engine")
 				}
 				// Recovered: the same request works at once.
 				ch.transfer(buf, 512, 4096, 0x4000);
-				CHECK(std::memcmp(x.sim()->card_memory(0x4000, 4096), static_cast<char *>(buf.cpu) + 512,
-						  4096) == 0);
+				CHECK(card_equals(x, 0x4000, static_cast<char *>(buf.cpu) + 512, 4096));
 			}
 		}
 	}
@@ -203,7 +209,7 @@ TEST_CASE("an engine that ignores stop needs a function reset, then works")
 	CHECK_THROWS_WITH(x.h2c(0).transfer(buf, 0, 64, 0), Catch::Contains("function reset"));
 	x.function_reset();
 	x.h2c(0).transfer(buf, 0, 64, 0);
-	CHECK(std::memcmp(x.sim()->card_memory(0, 64), buf.cpu, 64) == 0);
+	CHECK(card_equals(x, 0, buf.cpu, 64));
 }
 
 TEST_CASE("a bad bus address is an error, not a crash")
@@ -217,11 +223,28 @@ TEST_CASE("a bad bus address is an error, not a crash")
 	fake.size = mem.size();
 	CHECK_THROWS_WITH(x.h2c(0).transfer(fake, 0, 128, 0), Catch::Contains("read_error"));
 	CHECK_THROWS_WITH(x.c2h(0).transfer(fake, 0, 128, 0), Catch::Contains("write_error"));
-	// Card memory out of range.
+	// Card memory out of range: refused by prepare() with device, address, size and limit ...
 	auto buf = dev.alloc_dma(4096);
-	CHECK_THROWS_WITH(x.h2c(0).transfer(buf, 0, 128, x.sim()->card_memory_size() - 64),
-			  Catch::Contains("write_error"));
+	const std::uint64_t lim = x.sim()->card_memory_size();
+	CHECK_THROWS_WITH(x.h2c(0).transfer(buf, 0, 128, lim - 64),
+			  Catch::Contains("sim:xdma H2C0") && Catch::Contains("128 bytes") &&
+				  Catch::Contains(fmt::format("{:#x}", lim - 64)) &&
+				  Catch::Contains(fmt::format("{}-byte", lim)));
+	CHECK_THROWS_AS(x.sim()->card_read(lim - 8, buf.cpu, 16), pioc::error);
 	x.h2c(0).transfer(buf, 0, 128, 0);
+}
+
+TEST_CASE("unchecked by the driver, a card address out of range is an engine error")
+{
+	device dev = device::open("sim:xdma");
+	options o;
+	o.card_size = ~0ull;
+	dma y(dev, o);
+	auto buf = dev.alloc_dma(4096);
+	const std::uint64_t lim = y.sim()->card_memory_size();
+	CHECK_THROWS_WITH(y.c2h(0).transfer(buf, 0, 128, lim - 64), Catch::Contains("read_error"));
+	CHECK_THROWS_WITH(y.h2c(0).transfer(buf, 0, 128, lim - 64), Catch::Contains("write_error"));
+	y.h2c(0).transfer(buf, 0, 128, 0);
 }
 
 TEST_CASE("interrupts of several channels through io_uring", "[native]")
