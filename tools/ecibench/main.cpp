@@ -158,7 +158,7 @@ int cmd_invoke(int argc, char **argv)
 		for (auto s : sizes)
 			if (s > 120)
 				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine carries at most 120 B per "
-							      "message (one line)",
+							      "message (one line): pass --sizes, e.g. --sizes 8,64,120",
 							      s));
 	}
 	bench::report rep;

@@ -399,9 +399,10 @@ module coh_engine #(
 
             // a new read request
             if (rd_take) begin
-                logic immediate;
+                logic immediate, fetch;
                 logic [1023:0] line;
                 immediate = 1'b1;
+                fetch = 1'b0;
                 line = '0;
                 for (int c = 0; c < NCH; c++)
                     for (int k = 0; k < 2; k++)
@@ -418,14 +419,18 @@ module coh_engine #(
                                 par[c]  <= k[0];
                                 hold_id[ID_W*c +: ID_W] <= rdreq_id;
                                 timer[32*c +: 32] <= '0;
-                                if (c < NCPU && inv[3*c +: 3] == I_IDLE) begin
-                                    inv[3*c +: 3] <= I_FETCH;
-                                    fline[c] <= !k[0];
-                                end
+                                fetch = c < NCPU;   // a 5a channel: start an invocation if idle
                                 // take the other line back (5a: the request; else
                                 // the last answer, which the CPU may still hold)
                                 if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
                             end
+                        end
+                // 5a: an idle channel fetches its other line (R) now
+                for (int c = 0; c < NCPU; c++)
+                    for (int k = 0; k < 2; k++)
+                        if (fetch && rd_l == 2 * c + k && inv[3*c +: 3] == I_IDLE) begin
+                            inv[3*c +: 3] <= I_FETCH;
+                            fline[c] <= k == 0;
                         end
                 if (immediate) begin
                     rdrsp_valid <= 1'b1;
