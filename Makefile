@@ -86,7 +86,7 @@ test-qemu: lib
 test-rtl:
 	$(MAKE) -C fpga test
 	cmake -S . -B build-rtl -G Ninja -DPIOC_RTL=ON $(CMAKE_FLAGS)
-	$(NINJA) -C build-rtl test_rtl pciebench
+	$(NINJA) -C build-rtl test_rtl pciebench ecibench
 	cd build-rtl && ctest --output-on-failure -L rtl -E 'rtl[.]fpga'
 
 test-spin:
