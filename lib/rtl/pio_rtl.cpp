@@ -44,7 +44,7 @@ std::unique_ptr<pioc::sim::target> make_pio_rtl(unsigned stall_percent, std::uin
 rtl_stats stats_of(const pioc::sim::target &t)
 {
 	const pioc::sim::target *p = &t;
-	if (auto *x = dynamic_cast<const pioc::sim::xdma_dev *>(p))
+	if (auto *x = dynamic_cast<const pioc::sim::user_bar_host *>(p))
 		p = &x->user();   // rtl:xdma: the user side's clock
 	if (auto *r = dynamic_cast<const rtl_target *>(p))
 		return r->stats();

@@ -38,7 +38,16 @@ struct xdma_config {
 	double irq_ns = 1800;       ///< MSI-X arrival -> eventfd signalled -> waiter running (host)
 };
 
-class xdma_dev final : public target, public xdma::sim_control {
+/** A model whose BAR0 is another target (rtl:xdma: the Verilated user side).
+ *  Header-only, so a dynamic_cast to it needs nothing linked from the model. */
+class user_bar_host {
+public:
+	virtual ~user_bar_host() = default;
+	/** The user BAR's target (BAR0). */
+	virtual const target &user() const noexcept = 0;
+};
+
+class xdma_dev final : public target, public xdma::sim_control, public user_bar_host {
 public:
 	/** BAR0 the PIO image model, card memory of c.card_memory bytes. */
 	explicit xdma_dev(xdma_config c = {});
@@ -65,8 +74,7 @@ public:
 	void function_reset() override;
 
 	const xdma_config &config() const noexcept { return cfg_; }
-	/** The user BAR's target (BAR0). */
-	const target &user() const noexcept { return *user_; }
+	const target &user() const noexcept override { return *user_; }
 
 private:
 	struct fetched {
