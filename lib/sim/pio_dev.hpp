@@ -23,6 +23,12 @@ public:
 	struct timing {
 		unsigned fixed_cycles = 20;
 		unsigned cycles_per_64b = 9;
+		/** BLOOM, n elements: fixed + bloom_first + bloom_per_element (n - 1).
+		 *  The RTL reads an element in 18 cycles and the hash pipeline waits
+		 *  while the 8 result words drain (not the paper's one element per
+		 *  2 cycles, which needs a 512-bit element path). */
+		unsigned bloom_first_cycles = 77;
+		unsigned bloom_per_element_cycles = 23;
 	};
 	pio_dev();
 	explicit pio_dev(timing t);

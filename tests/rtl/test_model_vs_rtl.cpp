@@ -6,10 +6,14 @@
 #include "sim/pio_dev.hpp"
 
 #include <pioc/bloom_hash.hpp>
+#include <pioc/device.hpp>
+#include <pioc/pio.hpp>
 #include <pioc/regs/pio_dev.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -145,4 +149,38 @@ TEST_CASE("rtl:pio under random AXI backpressure gives the same answers", "[rtl]
 	a.run();
 	b.run();
 	REQUIRE(a.log == b.log);
+}
+
+namespace {
+/** Simulated time of one invocation through the PCIe link model (after a
+ *  warm-up call), on @p spec. */
+double invoke_ns(const char *spec, pioc::pio::op o, std::size_t n)
+{
+	using namespace pioc;
+	device dev = device::open(spec);
+	region bar = dev.map(0, mem_type::wc);
+	pio::invoker inv(bar);
+	std::vector<std::uint8_t> req(n), resp(std::max(n, pio::response_len(o, n)));
+	for (std::size_t i = 0; i < n; ++i)
+		req[i] = static_cast<std::uint8_t>(i * 7 + 1);
+	inv.invoke(o, req, resp);
+	double t = 0;
+	bar.visit([&](const auto &io) {
+		const auto t0 = io.now_ns();
+		inv.invoke(o, req, resp);
+		t = double(io.now_ns() - t0);
+	});
+	return t;
+}
+} // namespace
+
+TEST_CASE("invocations through the link take the model's time on the RTL: every op, 8 B .. 8 KiB", "[rtl]")
+{
+	using pioc::pio::op;
+	for (op o : {op::echo, op::bit_not, op::add1, op::bloom})
+		for (std::size_t n : {8, 128, 1000, 4096, 8192}) {
+			const double m = invoke_ns("sim:pio", o, n), r = invoke_ns("rtl:pio", o, n);
+			INFO(pioc::pio::to_string(o) << " " << n << " B: model " << m << " ns, RTL " << r << " ns");
+			CHECK(std::abs(m - r) <= 0.05 * r + 50);
+		}
 }

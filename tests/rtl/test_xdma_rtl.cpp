@@ -208,11 +208,8 @@ trace invocations(const std::string &spec)
 			CHECK((st & 0xffffffff) == want.size());
 			const std::uint64_t t2 = timed(x, c2h, {&rresp});
 			REQUIRE(std::memcmp(resp, want.data(), want.size()) == 0);
-			// The behavioral model's BLOOM timing (64-cycle latency + 2 cycles per
-			// further element) is known to be short of the RTL's beyond one element.
-			const bool bloom_long = op == R::OP_BLOOM && len > 128;
 			tr.times.push_back({fmt::format("op {} {} B: request + doorbell + status", op, len), false, len, t,
-					    100, !bloom_long});
+					    100, true});
 			tr.times.push_back({fmt::format("op {} {} B: response", op, len), true, want.size(), t2});
 			tr.data.insert(tr.data.end(), resp, resp + want.size());
 			tr.data.push_back(std::uint8_t(st >> 56)); // the status bits, not the sequence number
