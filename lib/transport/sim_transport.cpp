@@ -28,6 +28,12 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"pio", "pioc PIO test image (behavioral model)", 0x10ee, 0x9038, sim::make_pio_dev});
 		v.push_back({"xdma", "XDMA (PG195) design: BAR0 PIO image, BAR1 XDMA config, 64 MiB card memory "
 				     "(behavioral model)", 0x10ee, 0x903f, sim::make_xdma_dev});
+		// The VCU118 image as built: the engines address the PIO image's map
+		// (REQ, DOORBELL, RESP, BRAM), so DMA can drive invocations. The
+		// behavioral counterpart of rtl:xdma.
+		v.push_back({"xdma_pio", "XDMA (PG195) engine model, 1 H2C + 1 C2H: BAR0 and the engines' AXI master are "
+					 "the PIO image (behavioral model of the VCU118 image), 256 KiB card address map",
+			     0x10ee, 0x903f, sim::make_xdma_pio_dev});
 #ifdef PIOC_HAVE_RTL
 		// The Verilated RTL of the same image: every TLP drives its AXI ports.
 		v.push_back({"pio", "pioc PIO test image (Verilated RTL, fpga/rtl/pio)", 0x10ee, 0x9038,
