@@ -19,6 +19,8 @@ using coherent::ctrl;
 using coherent::kind;
 
 static_assert(C::LINE1_OFF == C::LINE_BYTES, "the library's layout puts line B one line after A");
+static_assert(C::MESSAGE_MAX == coherent::max_message, "the engine's buffers hold the library's largest message");
+static_assert(C::PAYLOAD_MAX == C::LINE_BYTES - coherent::ctrl_bytes, "a chunk is a line after the control word");
 
 namespace {
 // Engine cycles the model's compute time stands for (calibrated against the
@@ -214,17 +216,25 @@ void coh_rtl_engine::lcia(std::uint64_t addr)
 
 void coh_rtl_engine::check_pulled(std::uint64_t addr)
 {
-	// A request the CPU wrote into a CPU-initiated channel's line: the RTL
-	// serves one-line messages only; say so instead of a protocol error.
+	// A request the CPU wrote into a CPU-initiated channel's line that the
+	// RTL does not serve (it would answer SYNC_ACK): say so instead of a
+	// protocol error.
 	if (addr / C::CHANNEL_STRIDE >= cpu_channels || addr % C::CHANNEL_STRIDE >= 2 * C::LINE_BYTES)
 		return;
 	ctrl w;
 	std::memcpy(&w.w, ctx_.data(addr), 8);
-	if (w.valid() && w.k() == kind::request && (!w.last() || w.chunk() != 0))
+	if (!w.valid() || w.k() != kind::request)
+		return;
+	if (w.chunk() == coherent::pipelined_chunk)
 		fail(errc::not_supported,
-		     fmt::format("request chunk {} ({} bytes, {}) of message {} on line {:#x}: the RTL engine carries "
-				 "messages of at most {} bytes in one line (no multi-chunk or pipelined messages)",
-				 w.chunk(), w.len(), w.last() ? "last" : "more follow", w.seq(), addr, max_payload));
+		     fmt::format("pipelined request of {} bytes (message {}, data banks) on line {:#x}: the RTL engine "
+				 "carries messages in {}-byte chunks only (no pipelined mode)",
+				 w.len(), w.seq(), addr, max_payload));
+	if (std::uint64_t(w.chunk()) * max_payload + w.len() > max_message)
+		fail(errc::out_of_range,
+		     fmt::format("request chunk {} ({} bytes) of message {} on line {:#x}: beyond the RTL engine's "
+				 "{}-byte message buffer",
+				 w.chunk(), w.len(), w.seq(), addr, max_message));
 }
 
 void coh_rtl_engine::kick()

@@ -14,9 +14,11 @@
  * while it is idle.
  *
  * Limits of the RTL (Documentation/fpga.md): channels 0..CPU_CHANNELS-1
- * follow Fig. 5a, channel CPU_CHANNELS Fig. 5b, all device-homed; messages
- * of at most PAYLOAD_MAX (120) bytes (one line, no multi-chunk or pipelined
- * messages: rejected with errc::not_supported).
+ * follow Fig. 5a, channel CPU_CHANNELS Fig. 5b, all device-homed. Fig. 5a
+ * requests and responses of up to MESSAGE_MAX (16 KiB) bytes in PAYLOAD_MAX
+ * (120) byte chunks (ACK / MORE), as the behavioral model; pipelined requests
+ * (data banks) are rejected with errc::not_supported. Fig. 5b messages of at
+ * most PAYLOAD_MAX bytes (one line; longer ones: errc::not_supported).
  */
 #pragma once
 
@@ -49,6 +51,7 @@ public:
 	};
 	static constexpr std::uint32_t cpu_channels = static_cast<std::uint32_t>(regs::coh_dev::CPU_CHANNELS);
 	static constexpr std::uint32_t max_payload = static_cast<std::uint32_t>(regs::coh_dev::PAYLOAD_MAX);
+	static constexpr std::uint32_t max_message = static_cast<std::uint32_t>(regs::coh_dev::MESSAGE_MAX);
 	static constexpr std::uint64_t window_bytes = 1u << 20; ///< the engine's 20-bit line address space
 
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the

@@ -35,6 +35,13 @@ constexpr double tol_ns = 15;
  *  the RTL takes 5 more cycles (hold, LCI issue, LCIA in, answer register):
  *  17 ns of ~900, not modelled (no compute step to calibrate). */
 constexpr double tol_5b_ns = 20;
+/** Multi-chunk messages, per exchange after the first: the model answers an
+ *  ACK or a MORE as soon as the pulled line is back (no compute time), the
+ *  RTL takes ~11 cycles (the LCI / write-back / answer cycles of the
+ *  calibrated one-line path plus its chunk unit storing a request chunk or
+ *  reading a response chunk): measured 36..50 ns per exchange, not modelled
+ *  (proto_engine has one compute time per message). */
+constexpr double tol_chunk_ns = 55;
 
 /** One modelled Enzian with either device engine. */
 struct rig {
@@ -165,6 +172,55 @@ TEST_CASE("coh_rtl_engine: Fig. 5a, model and RTL agree on results, messages and
 			CHECK(im.stats().not_ready == 0);
 			CHECK(h.rtl->ctrl_read(C::INVOKE_COUNT.offset) == sizes.size() * 3);
 		}
+}
+
+TEST_CASE("coh_rtl_engine: multi-chunk Fig. 5a messages (ACK / MORE), model and RTL agree", "[coh_rtl]")
+{
+	// 120-byte chunks: requests of n bytes take ceil(n / 120) exchanges (ACK
+	// for all but the last), responses ceil(len / 120) (MORE for all but the
+	// first). The RTL's chunk unit takes a few cycles per chunk that the model
+	// answers at once, and streams the buffered request through the function
+	// unit (about a cycle per 128 bytes) where the model has one compute time.
+	const std::vector<std::size_t> sizes = {1, 119, 120, 121, 240, 1000, 4096, 16384};
+	for (std::uint32_t op : {P::OP_ECHO, P::OP_NOT, P::OP_ADD1, P::OP_BLOOM}) {
+		coh_rtl_engine::options o;
+		o.op = op;
+		rig m(false, o), h(true, o);
+		auto im = m.invoker(), ih = h.invoker();
+		std::mt19937_64 rng(10 + op);
+		std::uint64_t answers = 0;
+		for (std::size_t n : sizes)
+			for (int i = 0; i < 2; ++i) {
+				auto req = random_bytes(rng, n);
+				auto a = call(m, im, req), b = call(h, ih, req);
+				auto want = reference(op, req);
+				std::size_t nreq = (n + 119) / 120, nrsp = want.empty() ? 1 : (want.size() + 119) / 120;
+				std::size_t exchanges = nreq + nrsp - 1; // the final request chunk's answer is response chunk 0
+				answers += nrsp;
+				INFO(op_name(op) << ", " << n << " bytes, call " << i << ": model " << a.ns << " ns, RTL " << b.ns
+						 << " ns, " << a.messages << " / " << b.messages << " messages");
+				REQUIRE(b.resp == want);
+				REQUIRE(a.resp == b.resp);
+				CHECK(a.messages == b.messages);
+				if (i == 1) // (the first call of a rig also fetches R Exclusive)
+					CHECK(a.messages == 4 * exchanges);
+				CHECK(a.round_trips == b.round_trips);
+				CHECK(b.ns >= a.ns - tol_ns);
+				CHECK(b.ns - a.ns <= tol_chunk_ns * double(exchanges - 1) + tol_ns);
+				if (i == 0 && (n == 16384 || n == 1000 || n == 121))
+					WARN(op_name(op) << ", " << n << " bytes: model " << a.ns << " ns, RTL " << b.ns << " ns, "
+							 << b.messages << " link messages");
+			}
+		CHECK(ih.stats().not_ready == 0);
+		CHECK(im.stats().not_ready == 0);
+		// every response chunk counts as an answer carrying a response
+		CHECK(h.rtl->ctrl_read(C::INVOKE_COUNT.offset) == answers);
+		// a one-line call after the long ones: back to ~900 ns
+		std::vector<std::uint8_t> req(64, 7);
+		auto a = call(m, im, req), b = call(h, ih, req);
+		CHECK(b.resp == reference(op, req));
+		CHECK(std::abs(a.ns - b.ns) <= tol_ns);
+	}
 }
 
 TEST_CASE("coh_rtl_engine: steady-state Fig. 5a numbers (Exclusive: 4 messages, ~900 ns)", "[coh_rtl]")
@@ -342,6 +398,12 @@ TEST_CASE("coh_rtl_engine: four channels, random stalls on the engine's ports", 
 			REQUIRE(call(h, inv, req).resp == reference(o.op, req));
 		}
 	CHECK(h.rtl->ctrl_read(C::INVOKE_COUNT.offset) == 5 * coh_rtl_engine::cpu_channels);
+	// multi-chunk messages on every channel (each its own buffers)
+	for (int round = 0; round < 2; ++round)
+		for (auto &inv : invs) {
+			auto req = random_bytes(rng, 121 + rng() % 3000);
+			REQUIRE(call(h, inv, req).resp == reference(o.op, req));
+		}
 	CHECK(h.rtl->stats().lcis == h.rtl->stats().unlocks);
 }
 
@@ -354,10 +416,22 @@ TEST_CASE("coh_rtl_engine: limits are clear errors", "[coh_rtl]")
 	};
 	std::vector<std::uint8_t> req(121, 1), resp(256);
 	{
+		// pipelined mode (data banks): not in the RTL
+		rig h(true, {});
+		auto lay = coherent::layout::for_channel(coh_rtl_engine::window_bytes, C::LINE_BYTES, 0, C::CHANNEL_STRIDE, 2);
+		coherent::cpu_options co;
+		co.pipelined = true;
+		coherent::invoker<lines_t> inv(h.lines(), lay, co);
+		CHECK_THROWS_MATCHES(inv.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
+				     is(errc::not_supported, "no pipelined mode"));
+	}
+	{
+		// beyond 16 KiB: the library refuses before the engine sees it
 		rig h(true, {});
 		auto inv = h.invoker();
-		CHECK_THROWS_MATCHES(inv.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
-				     is(errc::not_supported, "at most 120 bytes"));
+		std::vector<std::uint8_t> big(coherent::max_message + 1);
+		CHECK_THROWS_MATCHES(inv.call(big.data(), big.size(), resp.data(), resp.size()), pioc::error,
+				     is(errc::out_of_range, "16384-byte message limit"));
 	}
 	{
 		rig h(true, {}, coherent::variant::dev_dev);

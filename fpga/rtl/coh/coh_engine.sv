@@ -25,7 +25,9 @@
 // (pioc/coherent/proto.hpp, constants CTRL_* / KIND_* of coh_dev.toml):
 // bit 0 valid, bits 1-3 kind, bit 4 last, bits 5-15 chunk, bits 16-31 len,
 // bits 32-63 seq; the payload follows at byte 8 (PAYLOAD_MAX = 120 bytes).
-// The engine carries one-line messages only (no multi-chunk ACK/MORE).
+// Fig. 5a messages of up to MESSAGE_MAX (16 KiB) bytes travel in chunks of
+// 120 bytes as the library (pioc/coherent/invoke.hpp) and the behavioral model
+// send them: see "Multi-chunk messages" below. Fig. 5b messages are one line.
 //
 // Per channel one line is the trigger T (reset: line 0), the other R.
 // Fig. 5a: the CPU writes its request (kind REQUEST, last, chunk 0, len,
@@ -41,6 +43,23 @@
 // and R swap roles: the CPU holds the answered line and writes its next
 // request there; the other line is Invalid in its cache, so the next load of
 // it reaches the engine.
+// Multi-chunk messages (Fig. 5a): a pulled request chunk that is not a whole
+// one-line message (last = 0, or chunk > 0) goes to the chunk unit, which
+// serves one chunk (of any channel) at a time. Chunk 0 starts a message
+// (seq), chunk k must follow chunk k-1 of the same seq; its len bytes are
+// appended to the channel's request buffer (block RAM, MESSAGE_MAX bytes per
+// channel, 128-byte rows: byte i of the message is byte i % 128 of row
+// i / 128). A non-final chunk is answered ACK (last = 0, len 0, seq, the
+// chunk's index). After the final chunk the unit streams the rows through the
+// function unit (BLOOM: one 128-byte element per row, zero-padded past the
+// message; ECHO/NOT/ADD1 over the whole message) into the channel's response
+// buffer, waits DELAY cycles and answers RESPONSE chunk 0 (the first 120
+// bytes; last when they are all). Each pulled MORE (seq) is answered with the
+// next 120 bytes (RESPONSE, the MORE's chunk index, last on the final one).
+// A chunk out of order, with another seq, beyond MESSAGE_MAX, or a MORE with
+// nothing left to send is answered SYNC_ACK (the CPU sees the protocol out
+// of step), as the model does. Pipelined requests (chunk 0x7ff, data banks)
+// are not supported: they are out of order here.
 // Fig. 5b: a held load of T is answered with the next device message
 // (dmsg_*): word 0 = MESSAGE, last, len, seq (counts messages from 1); T and
 // R swap. The load of the other line is the acknowledgement of the previous
@@ -131,6 +150,19 @@ module coh_engine #(
                             K_NR   = 3'(coh_dev_pkg::KIND_NOT_READY), K_SYNC = 3'(coh_dev_pkg::KIND_SYNC),
                             K_SACK = 3'(coh_dev_pkg::KIND_SYNC_ACK), K_MSG = 3'(coh_dev_pkg::KIND_MESSAGE);
     localparam logic [15:0] PMAX = 16'(coh_dev_pkg::PAYLOAD_MAX);
+    localparam logic [2:0]  K_ACK = 3'(coh_dev_pkg::KIND_ACK), K_MORE = 3'(coh_dev_pkg::KIND_MORE);
+    localparam int MMAX  = 32'(coh_dev_pkg::MESSAGE_MAX);
+    localparam int ROWS  = MMAX / 128;          // buffer rows (128 bytes) per channel
+    localparam int RW    = $clog2(ROWS);
+    localparam int CW    = $clog2(NCPU);
+    localparam int BA    = CW + RW;             // buffer address: {channel, row}
+
+    // a control word of any chunk
+    function automatic logic [63:0] mk_word(input logic [2:0] k, input logic last, input logic [10:0] chunk,
+                                            input logic [15:0] len, input logic [31:0] sq);
+        mk_word = C_VALID | (64'(k) << KSH) | (last ? C_LAST : 64'd0) | (64'(chunk) << CSH) | (64'(len) << LSH) |
+                  (64'(sq) << SSH);
+    endfunction
 
     // a one-line control word (last = 1, chunk 0); valid unless not ready
     function automatic logic [63:0] mk_ctrl(input logic [2:0] k, input logic [15:0] len, input logic [31:0] sq);
@@ -149,7 +181,8 @@ module coh_engine #(
     endfunction
 
     // invocation state of a CPU channel
-    localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4;
+    localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4,
+                           I_CHUNK = 3'd5;   // the chunk unit serves the pulled line
     // what a ready answer is
     localparam logic [1:0] A_RES = 2'd0, A_NR = 2'd1, A_SACK = 2'd2;
 
@@ -182,6 +215,11 @@ module coh_engine #(
     logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
     logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
+    // multi-chunk state of a CPU channel
+    logic [NCPU*11-1:0] mnext;        // next request chunk expected
+    logic [NCPU*16-1:0] moff;         // request bytes received
+    logic [NCPU*16-1:0] rtot;         // response bytes
+    logic [NCPU*16-1:0] rsent;        // response bytes answered
 
     // ---- the pulled request of every CPU channel (word 0 of its fetch line)
     logic [NCPU*64-1:0] qw;
@@ -195,12 +233,89 @@ module coh_engine #(
         assign ql[8*c +: 8]     = 8'(w_len(qw[64*c +: 64]));
     end
 
-    // ---- function unit (shared by the CPU channels)
+    // ---- a pulled line for the chunk unit: a request chunk in order, or a MORE
+    logic [NCPU-1:0] q_mc;
+    for (genvar c = 0; c < NCPU; c++) begin : g_mc
+        wire [63:0] w       = qw[64*c +: 64];
+        wire [16:0] end_off = (w_chunk(w) == 11'd0 ? 17'd0 : 17'(moff[16*c +: 16])) + 17'(w_len(w));
+        wire        chunk_ok = w_kind(w) == K_REQ && !q_req[c] && w_len(w) <= PMAX && 32'(end_off) <= MMAX &&
+                               (w_chunk(w) == 11'd0 || (w_seq(w) == cseq[32*c +: 32] && w_chunk(w) == mnext[11*c +: 11]));
+        wire        more_ok  = w_kind(w) == K_MORE && w_seq(w) == cseq[32*c +: 32] && rsent[16*c +: 16] < rtot[16*c +: 16];
+        assign q_mc[c] = (w & C_VALID) != 0 && (chunk_ok || more_ok);
+    end
+
+    // function unit ports (below), shared by the CPU channels and the chunk unit
     localparam int TW = $clog2(NCPU) + 1;
     logic          f_in_valid, f_in_ready, f_out_valid;
     logic [TW-1:0] f_in_tag, f_out_tag;
     logic [1023:0] f_in_data, f_out_data;
     logic [7:0]    f_in_nbytes, f_out_nbytes;
+
+    // ---- chunk unit: request / response buffers (block RAM) and their sequencer
+    localparam logic [2:0] M_IDLE = 3'd0, M_WR0 = 3'd1, M_WR1 = 3'd2, M_FEED = 3'd3, M_RD0 = 3'd4, M_RD1 = 3'd5,
+                           M_RD2 = 3'd6, M_WRM = 3'd7;
+    logic [2:0]    m_st;
+    logic [CW-1:0] m_c;              // channel served
+    logic [63:0]   m_w;              // its pulled control word
+    logic [959:0]  m_pay;            // its payload
+    logic [15:0]   m_off;            // byte offset in the message (request write / response read)
+    logic [15:0]   m_len;            // request bytes (compute)
+    logic [15:0]   m_tot;            // response bytes (compute)
+    logic [7:0]    m_n, m_iss, m_i;  // rows: to compute, read, taken by the function unit
+    logic [8:0]    m_o;              // results received
+    logic          m_dv;             // req_q holds row m_i
+    logic          m_first;          // the response read is chunk 0 (DELAY applies)
+    logic [10:0]   m_chunk;          // chunk index of the response
+    logic [1023:0] m_lo;             // first row of a response read
+
+    logic [1023:0] reqm [NCPU*ROWS];
+    logic [1023:0] rspm [NCPU*ROWS];
+    logic [1023:0] req_q, rsp_q;
+
+    wire  [6:0]    m_s  = m_off[6:0];                  // byte in the row
+    wire  [RW-1:0] m_r  = m_off[7 +: RW];              // row
+    wire  [2047:0] m_x  = {1088'd0, m_pay} << {m_s, 3'b000};
+    wire  [15:0]   m_wlen = w_len(m_w);
+
+    // request buffer: chunk writes, row reads for the function unit
+    wire  [1023:0] req_keep = (1024'd1 << {m_s, 3'b000}) - 1024'd1;   // bytes of earlier chunks in row m_r
+    wire           m_feed_valid = m_st == M_FEED && m_dv;
+    wire           m_take = m_feed_valid && f_in_ready;
+    wire           m_adv  = !m_dv || m_take;
+    wire  [15:0]   m_rest = m_len - {1'b0, m_i, 7'd0};
+    wire  [7:0]    m_feed_nb = m_rest >= 16'd128 ? 8'd128 : m_rest[7:0];
+    // M_WR0 reads row m_r, M_WRM writes it back with the chunk's first
+    // bytes merged in, M_WR1 writes the rest into the next row
+    wire           req_we = m_st == M_WRM || m_st == M_WR1;
+    wire  [BA-1:0] req_wa = {m_c, m_st == M_WRM ? m_r : m_r + RW'(1)};
+    wire  [1023:0] req_wd = m_st == M_WRM ? (req_q & req_keep) | (m_x[1023:0] & ~req_keep) : m_x[2047:1024];
+    wire           req_re = (m_st == M_FEED && m_adv && m_iss < m_n) || m_st == M_WR0;
+    wire  [BA-1:0] req_ra = {m_c, m_st == M_WR0 ? m_r : m_iss[RW-1:0]};
+    always_ff @(posedge clk) begin
+        if (req_we) reqm[req_wa] <= req_wd;
+        if (req_re) req_q <= reqm[req_ra];
+    end
+
+    // response buffer: function unit results (BLOOM: 64 bytes each), chunk reads
+    wire           m_res    = f_out_valid && f_out_tag == TW'(NCPU);
+    wire           m_bloom  = cfg_op == OP_BLOOM;
+    wire           rsp_we_lo = m_res && (!m_bloom || !m_o[0]);
+    wire           rsp_we_hi = m_res && (!m_bloom || m_o[0]);
+    wire  [BA-1:0] rsp_wa = {m_c, m_bloom ? m_o[RW:1] : m_o[RW-1:0]};
+    wire  [1023:0] rsp_wd = m_bloom ? {f_out_data[511:0], f_out_data[511:0]} : f_out_data;
+    wire           rsp_re = m_st == M_RD0 || m_st == M_RD1;
+    wire  [BA-1:0] rsp_ra = {m_c, m_st == M_RD0 ? m_r : m_r + RW'(1)};
+    always_ff @(posedge clk) begin
+        if (rsp_we_lo) rspm[rsp_wa][511:0]    <= rsp_wd[511:0];
+        if (rsp_we_hi) rspm[rsp_wa][1023:512] <= rsp_wd[1023:512];
+        if (rsp_re) rsp_q <= rspm[rsp_ra];
+    end
+    // a response chunk: the 120 bytes at m_off
+    wire  [2047:0] m_y     = {rsp_q, m_lo} >> {m_s, 3'b000};
+    wire  [15:0]   m_left  = m_tot - m_off;
+    wire  [15:0]   m_clen  = m_left >= PMAX ? PMAX : m_left;
+
+    // ---- function unit (shared by the CPU channels and the chunk unit)
 
     always_comb begin
         f_in_valid  = 1'b0;
@@ -215,6 +330,12 @@ module coh_engine #(
                 f_in_data   = {64'd0, qp[960*c +: 960]};
                 f_in_nbytes = ql[8*c +: 8];
             end
+        if (m_feed_valid) begin       // the chunk unit streams a buffered request (tag NCPU)
+            f_in_valid  = 1'b1;
+            f_in_tag    = TW'(NCPU);
+            f_in_data   = req_q;
+            f_in_nbytes = m_feed_nb;
+        end
     end
 
     invoke_fn #(.TW(TW)) u_fn (
@@ -295,7 +416,7 @@ module coh_engine #(
         for (int c = 0; c < NCPU; c++)
             if (inv[3*c +: 3] != I_IDLE) inv_busy = 1'b1;
     end
-    assign busy = |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
+    assign busy = m_st != M_IDLE || |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
                   lclreq_valid || ulreq_valid;
 
     always_ff @(posedge clk) begin
@@ -308,6 +429,12 @@ module coh_engine #(
             need_lci     <= '0;
             lci_out      <= '0;
             need_ul      <= '0;
+            mnext        <= '0;
+            moff         <= '0;
+            rtot         <= '0;
+            rsent        <= '0;
+            m_st         <= M_IDLE;
+            m_dv         <= 1'b0;
             for (int l = 0; l < NL; l++) lines[1024*l +: 1024] <= 1024'd0;
             rdrsp_valid  <= 1'b0;
             wrrsp_valid  <= 1'b0;
@@ -332,7 +459,7 @@ module coh_engine #(
 
             // pulled lines the function unit does not serve: answered at once
             for (int c = 0; c < NCPU; c++)
-                if (inv[3*c +: 3] == I_QUEUED && !q_req[c]) begin
+                if (inv[3*c +: 3] == I_QUEUED && !q_req[c] && !q_mc[c]) begin
                     logic [63:0] w;
                     w = qw[64*c +: 64];
                     inv[3*c +: 3] <= I_READY;
@@ -344,7 +471,13 @@ module coh_engine #(
                         // SYNC, or a message the engine cannot serve: SYNC_ACK
                         res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_SACK;
-                        if (w_kind(w) == K_SYNC) cseq[32*c +: 32] <= w_seq(w);
+                        if (w_kind(w) == K_SYNC) begin
+                            cseq[32*c +: 32]  <= w_seq(w);
+                            mnext[11*c +: 11] <= '0;
+                            moff[16*c +: 16]  <= '0;
+                            rtot[16*c +: 16]  <= '0;
+                            rsent[16*c +: 16] <= '0;
+                        end
                     end
                 end
 
@@ -355,6 +488,11 @@ module coh_engine #(
                         inv[3*c +: 3]   <= I_COMPUTE;
                         cseq[32*c +: 32] <= w_seq(qw[64*c +: 64]);
                         clen[7*c +: 7]   <= 7'(w_len(qw[64*c +: 64]));
+                        // a one-line message: nothing left for MORE
+                        mnext[11*c +: 11] <= 11'd1;
+                        moff[16*c +: 16]  <= w_len(qw[64*c +: 64]);
+                        rtot[16*c +: 16]  <= '0;
+                        rsent[16*c +: 16] <= '0;
                     end
             if (f_out_valid)
                 for (int c = 0; c < NCPU; c++)
@@ -367,6 +505,107 @@ module coh_engine #(
                         dly[32*c +: 32]     <= cfg_delay;
                         inv[3*c +: 3]       <= I_READY;
                     end
+
+            // ---- chunk unit
+            case (m_st)
+                M_IDLE: begin
+                    logic pick;
+                    pick = 1'b0;
+                    for (int c = 0; c < NCPU; c++)
+                        if (!pick && inv[3*c +: 3] == I_QUEUED && q_mc[c]) begin
+                            logic [63:0] w;
+                            pick = 1'b1;
+                            w = qw[64*c +: 64];
+                            inv[3*c +: 3] <= I_CHUNK;
+                            m_c   <= CW'(c);
+                            m_w   <= w;
+                            m_pay <= qp[960*c +: 960];
+                            if (w_kind(w) == K_MORE) begin
+                                m_off   <= rsent[16*c +: 16];
+                                m_tot   <= rtot[16*c +: 16];
+                                m_chunk <= w_chunk(w);
+                                m_first <= 1'b0;
+                                m_st    <= M_RD0;
+                            end else begin
+                                if (w_chunk(w) == 11'd0) begin   // a new message
+                                    cseq[32*c +: 32]  <= w_seq(w);
+                                    rtot[16*c +: 16]  <= '0;
+                                    rsent[16*c +: 16] <= '0;
+                                    m_off <= '0;
+                                end else begin
+                                    m_off <= moff[16*c +: 16];
+                                end
+                                m_st <= M_WR0;
+                            end
+                        end
+                end
+                M_WR0: m_st <= M_WRM;
+                M_WRM, M_WR1: begin
+                    if (m_st == M_WRM && 32'(m_s) + 32'(m_wlen) > 128) begin
+                        m_st <= M_WR1;
+                    end else begin
+                        for (int c = 0; c < NCPU; c++)
+                            if (CW'(c) == m_c) begin
+                                mnext[11*c +: 11] <= w_chunk(m_w) + 11'd1;
+                                moff[16*c +: 16]  <= m_off + m_wlen;
+                                if ((m_w & C_LAST) == 0) begin
+                                    res[1024*c +: 1024] <= {960'd0, mk_word(K_ACK, 1'b0, w_chunk(m_w), 16'd0,
+                                                                            w_seq(m_w))};
+                                    akind[2*c +: 2]     <= A_SACK;   // not counted
+                                    dly[32*c +: 32]     <= 32'd0;
+                                    inv[3*c +: 3]       <= I_READY;
+                                end
+                            end
+                        if ((m_w & C_LAST) == 0) begin
+                            m_st <= M_IDLE;
+                        end else begin
+                            logic [15:0] l;
+                            l = m_off + m_wlen;
+                            m_len <= l;
+                            m_n   <= 8'((l + 16'd127) >> 7);
+                            m_iss <= '0;
+                            m_i   <= '0;
+                            m_o   <= '0;
+                            m_dv  <= 1'b0;
+                            m_st  <= M_FEED;
+                        end
+                    end
+                end
+                M_FEED: begin
+                    if (m_adv) m_dv <= req_re;
+                    if (req_re) m_iss <= m_iss + 8'd1;   // (req_re is M_FEED's here)
+                    if (m_take) m_i <= m_i + 8'd1;
+                    if (f_out_valid && f_out_tag == TW'(NCPU)) m_o <= m_o + 9'd1;
+                    if (m_i == m_n && m_o == {1'b0, m_n}) begin
+                        logic [15:0] t;
+                        t = cfg_op == OP_BLOOM ? {2'd0, m_n, 6'd0} : m_len;
+                        m_tot   <= t;
+                        m_off   <= '0;
+                        m_chunk <= '0;
+                        m_first <= 1'b1;
+                        for (int c = 0; c < NCPU; c++)
+                            if (CW'(c) == m_c) rtot[16*c +: 16] <= t;
+                        m_st <= M_RD0;
+                    end
+                end
+                M_RD0: m_st <= M_RD1;
+                M_RD1: begin
+                    m_lo <= rsp_q;
+                    m_st <= M_RD2;
+                end
+                default: begin   // M_RD2: the answer
+                    for (int c = 0; c < NCPU; c++)
+                        if (CW'(c) == m_c) begin
+                            res[1024*c +: 1024] <= {m_y[959:0], mk_word(K_RSP, m_off + m_clen == m_tot, m_chunk, m_clen,
+                                                                        cseq[32*c +: 32])};
+                            akind[2*c +: 2]     <= A_RES;
+                            dly[32*c +: 32]     <= m_first ? cfg_delay : 32'd0;
+                            inv[3*c +: 3]       <= I_READY;
+                            rsent[16*c +: 16]   <= m_off + m_clen;
+                        end
+                    m_st <= M_IDLE;
+                end
+            endcase
 
             // answer of a held read
             if (ans_go) begin
@@ -479,5 +718,5 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960];
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960];
 endmodule
