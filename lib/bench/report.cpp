@@ -178,9 +178,15 @@ void report::write_table(std::ostream &os) const
 			ctx += fmt::format("{}{} {}", ctx.empty() ? "" : ", ", it.key(), cell_text(it.value()));
 		os << "  " << ctx << '\n';
 	}
-	os << (simulated ? "  SIMULATED TIME: every time below is modelled by the link and device model, "
-			   "not measured on hardware\n"
-			 : "  measured time: wall-clock nanoseconds from the calibrated cycle counter\n");
+	// Rows that carry their own "time" label (measured or simulated) mix both.
+	const bool per_row = simulated && std::any_of(results.begin(), results.end(), [](const result &r) {
+		return r.extra.contains("time") && r.extra["time"] == "measured";
+	});
+	os << (per_row     ? "  MIXED: rows with time 'simulated' are modelled by the link and device model (SIMULATED "
+			     "TIME), rows with time 'measured' are wall-clock nanoseconds on this machine\n"
+	       : simulated ? "  SIMULATED TIME: every time below is modelled by the link and device model, "
+			     "not measured on hardware\n"
+			   : "  measured time: wall-clock nanoseconds from the calibrated cycle counter\n");
 
 	const auto extra_keys = extra_row_keys(*this);
 	bool any_mbps = std::any_of(results.begin(), results.end(), [](const result &r) { return r.mbps.has_value(); });
