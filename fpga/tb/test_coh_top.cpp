@@ -8,6 +8,7 @@
 #include "coh_rtl.hpp"
 #include "pioc/bloom_hash.hpp"
 #include "pioc/coherent/proto.hpp"
+#include "pioc/pio_ops.hpp"
 #include "pioc/regs/coh_dev.hpp"
 #include "pioc/regs/pio_dev.hpp"
 
@@ -531,25 +532,6 @@ std::vector<std::uint8_t> call_chunks(channel &c, const std::vector<std::uint8_t
 	return resp;
 }
 
-std::vector<std::uint8_t> reference_msg(unsigned op, const std::vector<std::uint8_t> &req)
-{
-	std::vector<std::uint8_t> r = req;
-	if (op == P::OP_NOT)
-		for (auto &b : r)
-			b = std::uint8_t(~b);
-	if (op == P::OP_ADD1)
-		for (std::size_t i = 0; i + 8 <= r.size(); i += 8) {
-			std::uint64_t v;
-			std::memcpy(&v, &r[i], 8);
-			++v;
-			std::memcpy(&r[i], &v, 8);
-		}
-	if (op == P::OP_BLOOM) {
-		r.assign(pioc::bloom::result_len(req.size()), 0);
-		pioc::bloom::hash_buffer(req.data(), req.size(), r.data());
-	}
-	return r;
-}
 } // namespace
 
 TEST_CASE("coh_top: multi-chunk messages (ACK / MORE) up to 16 KiB, every op", "[coh]")
@@ -568,7 +550,7 @@ TEST_CASE("coh_top: multi-chunk messages (ACK / MORE) up to 16 KiB, every op", "
 				b = std::uint8_t(rng());
 			INFO("op " << op << ", " << n << " bytes, channel " << c.ch);
 			auto resp = call_chunks(c, req);
-			auto want = reference_msg(op, req);
+			auto want = pioc::pio::apply(op, req.data(), req.size());
 			answers += unsigned(want.empty() ? 1 : (want.size() + 119) / 120);
 			REQUIRE(resp == want);
 		}

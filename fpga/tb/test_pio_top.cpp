@@ -4,7 +4,7 @@
 // NOT_READY timeout. Random idle cycles and backpressure on every AXI channel;
 // every channel is checked by a protocol checker.
 #include "pio_dut.hpp"
-#include "pioc/bloom_hash.hpp"
+#include "pioc/pio_ops.hpp"
 #include "pioc/regs/pio_dev.hpp"
 
 #include <algorithm>
@@ -14,25 +14,6 @@ namespace R = pioc::regs::pio_dev;
 
 namespace {
 
-std::vector<std::uint8_t> reference(unsigned op, const std::vector<std::uint8_t> &req)
-{
-	std::vector<std::uint8_t> r = req;
-	if (op == R::OP_NOT)
-		for (auto &b : r)
-			b = std::uint8_t(~b);
-	if (op == R::OP_ADD1)
-		for (std::size_t w = 0; w + 8 <= r.size(); w += 8) {
-			std::uint64_t v;
-			std::memcpy(&v, &r[w], 8);
-			++v;
-			std::memcpy(&r[w], &v, 8);
-		}
-	if (op == R::OP_BLOOM) {
-		r.assign(pioc::bloom::result_len(req.size()), 0);
-		pioc::bloom::hash_buffer(req.data(), req.size(), r.data());
-	}
-	return r;
-}
 
 } // namespace
 
@@ -136,7 +117,7 @@ TEST_CASE("pio_top: invocations of every op match the C++ reference", "[pio][inv
 			d.write(R::REQ.offset, req.data(), len);
 			d.w64(R::DOORBELL.offset, std::uint64_t(op) << 32 | len);
 			std::uint64_t st = d.r64(R::INVOKE_STATUS.offset);
-			auto ref = reference(op, req);
+			auto ref = pioc::pio::apply(op, req.data(), req.size());
 			++seq;
 			INFO("op " << op << " len " << len);
 			REQUIRE(st == (R::STATUS_DONE | std::uint64_t(seq) << 32 | ref.size()));

@@ -26,6 +26,7 @@
 #include <pioc/error.hpp>
 #include <pioc/io.hpp>
 #include <pioc/mem_type.hpp>
+#include <pioc/pio_ops.hpp>
 #include <pioc/region.hpp>
 #include <pioc/regs/pio_dev.hpp>
 
@@ -47,24 +48,10 @@ namespace pioc::pio {
 
 namespace regs = pioc::regs::pio_dev;
 
-/** The functions of the invoke unit. */
-enum class op : std::uint8_t {
-	echo = regs::OP_ECHO,    ///< response = request
-	bit_not = regs::OP_NOT,  ///< response = bitwise NOT of the request
-	add1 = regs::OP_ADD1,    ///< each little-endian 64-bit word + 1, tail bytes echoed
-	bloom = regs::OP_BLOOM,  ///< k = 8 hashes (64 bytes) per 128-byte element (pioc/bloom_hash.hpp)
-};
-
 /** "echo", "not", "add1", "bloom". */
 std::string_view to_string(op o) noexcept;
 /** Parses "echo", "not", "add1", "bloom"; nullopt otherwise. */
 std::optional<op> parse_op(std::string_view s) noexcept;
-/** Length of the answer to an @p n-byte request: n, or 64 per started
- *  128-byte element for bloom. */
-std::size_t response_len(op o, std::size_t n) noexcept;
-/** What the device must answer for @p o applied to @p req (the reference
- *  model); @p out holds response_len(o, n) bytes. */
-void apply(op o, const std::uint8_t *req, std::size_t n, std::uint8_t *out) noexcept;
 
 /** Largest request (and response) in bytes. */
 inline constexpr std::size_t max_payload = regs::MAX_PAYLOAD;

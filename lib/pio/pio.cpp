@@ -1,10 +1,8 @@
 // PIO invocation: the checked API and the cold paths of the templates.
-#include <pioc/bloom_hash.hpp>
 #include <pioc/pio.hpp>
 
 #include <fmt/format.h>
 
-#include <cstring>
 
 namespace pioc::pio {
 
@@ -25,36 +23,6 @@ std::optional<op> parse_op(std::string_view s) noexcept
 		if (s == to_string(o))
 			return o;
 	return std::nullopt;
-}
-
-std::size_t response_len(op o, std::size_t n) noexcept
-{
-	return o == op::bloom ? bloom::result_len(n) : n;
-}
-
-void apply(op o, const std::uint8_t *req, std::size_t n, std::uint8_t *out) noexcept
-{
-	switch (o) {
-	case op::echo:
-		std::memcpy(out, req, n);
-		return;
-	case op::bit_not:
-		for (std::size_t i = 0; i < n; ++i)
-			out[i] = static_cast<std::uint8_t>(~req[i]);
-		return;
-	case op::add1:
-		std::memcpy(out, req, n);
-		for (std::size_t i = 0; i + 8 <= n; i += 8) {
-			std::uint64_t w;
-			std::memcpy(&w, req + i, 8);
-			++w;
-			std::memcpy(out + i, &w, 8);
-		}
-		return;
-	case op::bloom:
-		bloom::hash_buffer(req, n, out);
-		return;
-	}
 }
 
 namespace detail {

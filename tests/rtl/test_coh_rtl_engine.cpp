@@ -6,7 +6,7 @@
 // a stated tolerance (the model's compute time is calibrated to the RTL).
 #include "rtl/coh_rtl_engine.hpp"
 
-#include <pioc/bloom_hash.hpp>
+#include <pioc/pio_ops.hpp>
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
 #include <pioc/regs/coh_dev.hpp>
@@ -112,25 +112,10 @@ std::vector<std::uint8_t> random_bytes(std::mt19937_64 &rng, std::size_t n)
 	return v;
 }
 
-/** The C++ reference of the op (Bloom from pioc/bloom_hash.hpp). */
+/** The reference of the op (pioc/pio_ops.hpp). */
 std::vector<std::uint8_t> reference(std::uint32_t op, const std::vector<std::uint8_t> &req)
 {
-	std::vector<std::uint8_t> r = req;
-	if (op == P::OP_NOT)
-		for (auto &b : r)
-			b = static_cast<std::uint8_t>(~b);
-	if (op == P::OP_ADD1)
-		for (std::size_t i = 0; i + 8 <= r.size(); i += 8) {
-			std::uint64_t w;
-			std::memcpy(&w, r.data() + i, 8);
-			++w;
-			std::memcpy(r.data() + i, &w, 8);
-		}
-	if (op == P::OP_BLOOM) {
-		r.assign(bloom::result_len(req.size()), 0);
-		bloom::hash_buffer(req.data(), req.size(), r.data());
-	}
-	return r;
+	return pio::apply(op, req.data(), req.size());
 }
 
 const char *op_name(std::uint32_t op)

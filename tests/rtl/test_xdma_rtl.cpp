@@ -9,7 +9,7 @@
 #include "sim/xdma/xdma_dev.hpp"
 #include "transport/sim_transport.hpp"
 
-#include <pioc/bloom_hash.hpp>
+#include <pioc/pio_ops.hpp>
 #include <pioc/device.hpp>
 #include <pioc/pcie_model.hpp>
 #include <pioc/regs/pio_dev.hpp>
@@ -152,28 +152,6 @@ trace round_trips(const std::string &spec)
 	return tr;
 }
 
-/** The result the PIO image gives for @p op on @p req. */
-std::vector<std::uint8_t> expected(std::uint64_t op, const std::uint8_t *req, std::size_t len)
-{
-	if (op == R::OP_BLOOM) {
-		std::vector<std::uint8_t> r(bloom::result_len(len));
-		bloom::hash_buffer(req, len, r.data());
-		return r;
-	}
-	std::vector<std::uint8_t> r(req, req + len);
-	if (op == R::OP_NOT)
-		for (auto &b : r)
-			b = std::uint8_t(~b);
-	if (op == R::OP_ADD1)
-		for (std::size_t i = 0; i + 8 <= len; i += 8) {
-			std::uint64_t v;
-			std::memcpy(&v, &r[i], 8);
-			++v;
-			std::memcpy(&r[i], &v, 8);
-		}
-	return r;
-}
-
 /** Invocations driven by DMA only: H2C of the request into REQ, an 8-byte
  *  H2C to DOORBELL, C2H of INVOKE_STATUS (held until done), C2H of RESP. */
 trace invocations(const std::string &spec)
@@ -193,7 +171,7 @@ trace invocations(const std::string &spec)
 			fill(req, len, unsigned(op * 1000 + len));
 			const std::uint64_t doorbell = op << 32 | len;
 			std::memcpy(db, &doorbell, 8);
-			const auto want = expected(op, req, len);
+			const auto want = pio::apply(op, req, len);
 			h2c.release_all();
 			c2h.release_all();
 			auto &wreq = h2c.prepare(buf, 0, len, R::REQ.offset);
