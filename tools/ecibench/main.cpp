@@ -87,6 +87,14 @@ window open_window(const std::string &spec, std::uint64_t want, std::uint32_t li
 	return window{std::move(dev), std::move(win), p, size};
 }
 
+/** The columns every simulated ecibench result carries: link messages and
+ *  round trips per timed operation. */
+void add_link_counts(bench::result &r, const sim::eci::counters &d, std::uint64_t ops)
+{
+	r.extra["messages_per_op"] = double(d.link_messages()) / double(ops);
+	r.extra["round_trips_per_op"] = double(d.round_trips) / double(ops);
+}
+
 // ---------------------------------------------------------------- invoke
 
 struct invoke_opts {
@@ -266,11 +274,9 @@ int cmd_invoke(int argc, char **argv)
 		}
 		auto d = sys.stats() - c0;
 		auto r = bench::result::from(coherent::cpu_initiated(*v) ? "invoke" : "receive", s, h);
-		double it = double(o.common.iterations);
-		r.extra["messages_per_op"] = double(d.link_messages()) / it;
-		r.extra["round_trips_per_op"] = double(d.round_trips) / it;
+		add_link_counts(r, d, o.common.iterations);
 		if (use_rtl)
-			r.extra["cycles_per_op"] = double(cycles() - cyc0) / it;
+			r.extra["cycles_per_op"] = double(cycles() - cyc0) / double(o.common.iterations);
 		rep.results.push_back(std::move(r));
 	}
 	emit(rep, o.common.format);
@@ -359,9 +365,7 @@ bench::result queue_device(std::uint32_t line, std::uint32_t entries, std::size_
 	}
 	auto d = sys.stats() - c0;
 	auto r = bench::result::from("cq_roundtrip", n, h);
-	double it = double(common.iterations);
-	r.extra["messages_per_op"] = double(d.link_messages()) / it;
-	r.extra["round_trips_per_op"] = double(d.round_trips) / it;
+	add_link_counts(r, d, common.iterations);
 	return r;
 }
 
