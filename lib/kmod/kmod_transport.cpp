@@ -331,8 +331,11 @@ device_info info_from(const file &f, const pioc_version &v, const std::string &n
 		di.description = fmt::format("ECI {} window, {} bytes", coh ? "coherent" : "I/O",
 					     di.bars.empty() ? 0 : di.bars[0].size);
 	} else {
-		di.description = fmt::format("bound to pioc: {} {} interrupt(s), DMA {} of {} bytes in use",
+		di.description = fmt::format("bound to pioc: {} {} interrupt(s), {}-bit DMA {} ({} of {} bytes "
+					     "in use)",
 					     v.num_irqs, irq_names[std::min<std::uint32_t>(v.irq_type, 3)],
+					     v.dma_mask_bits,
+					     (v.caps & PIOC_CAP_IOMMU) ? "behind an IOMMU" : "without an IOMMU",
 					     v.dma_used, v.dma_limit);
 	}
 	return di;
@@ -354,8 +357,20 @@ std::shared_ptr<transport> transport::open(std::string_view name_in)
 	auto f = std::make_shared<const file>(path, fd);
 	auto v = hdr<pioc_version>();
 	v.user_version = PIOC_API_VERSION;
-	f->ioctl(PIOC_IOC_VERSION, &v, "PIOC_IOC_VERSION (version handshake)");
-	if (v.kernel_version < PIOC_API_VERSION)
+	// A module of another interface version refuses the handshake: one
+	// older than 2 does not know the command at all (ENOTTY), a newer one
+	// says EPROTO. Either way this library cannot use it.
+	if (int r = f->try_ioctl(PIOC_IOC_VERSION, &v)) {
+		if (r == -ENOTTY || r == -EPROTO)
+			throw error(errc::not_supported,
+				    fmt::format("{}: the loaded pioc.ko speaks another interface version than "
+						"libpioc ({}): {}; load the module built from the same pioc release",
+						path, PIOC_API_VERSION,
+						r == -ENOTTY ? "it does not know this handshake (older than 2)"
+							     : "it refused version " + std::to_string(PIOC_API_VERSION)));
+		throw_os_error(fmt::format("{}: PIOC_IOC_VERSION (version handshake)", path), -r);
+	}
+	if (v.kernel_version != PIOC_API_VERSION)
 		throw error(errc::not_supported,
 			    fmt::format("{}: module speaks interface version {}, libpioc needs {}", path,
 					v.kernel_version, PIOC_API_VERSION));
