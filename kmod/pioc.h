@@ -15,9 +15,10 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/version.h>
 
 #include <uapi/linux/pioc.h>
+
+#include "pioc_compat.h"
 
 #define PIOC_NAME		"pioc"
 #define PIOC_MAX_MINORS		256
@@ -120,23 +121,5 @@ void pioc_irq_release_file(struct pioc_file *pf);
 /* pioc_eci.c */
 int pioc_eci_init(void);
 void pioc_eci_exit(void);
-
-static inline void pioc_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_set(vma, flags);
-#else
-	vma->vm_flags |= flags;
-#endif
-}
-
-static inline void pioc_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
-	vm_flags_clear(vma, flags);
-#else
-	vma->vm_flags &= ~flags;
-#endif
-}
 
 #endif /* PIOC_H */

@@ -10,7 +10,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -267,7 +266,7 @@ static int pioc_grant(struct pioc_dev *pd, const struct pioc_window *w, u32 targ
 	if (target == PIOC_MAP_DMA) {
 		/* Coherent DMA memory is normal cacheable memory where the
 		 * device snoops; elsewhere the DMA API picks the attribute. */
-		*granted = dev_is_dma_coherent(pioc_dma_dev(pd)) ? PIOC_MEM_WB : PIOC_MEM_UC;
+		*granted = pioc_dma_coherent(pioc_dma_dev(pd)) ? PIOC_MEM_WB : PIOC_MEM_UC;
 		return 0;
 	}
 	if (w->flags & PIOC_BAR_ECI_COHERENT) {
@@ -701,16 +700,11 @@ static const struct file_operations pioc_fops = {
 	.unlocked_ioctl = pioc_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = pioc_mmap,
-	.llseek = no_llseek,
 };
 
 /* ---------------------------------------------------------------- module */
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-static char *pioc_devnode(const struct device *dev, umode_t *mode)
-#else
-static char *pioc_devnode(struct device *dev, umode_t *mode)
-#endif
+static char *pioc_devnode(PIOC_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	/* root only until udev applies 99-pioc.rules (group pioc, 0660) */
 	if (mode)
@@ -727,11 +721,7 @@ static int __init pioc_init(void)
 		pr_err("cannot allocate character device numbers: %d\n", ret);
 		return ret;
 	}
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-	pioc_class = class_create(PIOC_NAME);
-#else
-	pioc_class = class_create(THIS_MODULE, PIOC_NAME);
-#endif
+	pioc_class = pioc_class_create(PIOC_NAME);
 	if (IS_ERR(pioc_class)) {
 		ret = PTR_ERR(pioc_class);
 		pr_err("cannot create device class: %d\n", ret);

@@ -100,7 +100,7 @@ static irqreturn_t pioc_irq_handler(int irq, void *arg)
 	spin_lock(&vi->lock);
 	vi->count++;
 	if (vi->trigger)
-		eventfd_signal(vi->trigger, 1);
+		pioc_eventfd_signal(vi->trigger);
 	spin_unlock(&vi->lock);
 	return IRQ_HANDLED;
 }
@@ -213,7 +213,7 @@ static int pioc_irqs_init(struct pioc_dev *pd)
 	int nvec, ret;
 
 	if (pdev->pin && pci_intx_mask_supported(pdev))
-		flags |= PCI_IRQ_LEGACY;
+		flags |= PCI_IRQ_INTX;
 	nvec = pci_alloc_irq_vectors(pdev, 1, PIOC_MAX_IRQS, flags);
 	if (nvec < 0) {
 		dev_info(&pdev->dev, "no usable interrupt (%d): PIO and DMA only\n", nvec);
