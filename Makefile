@@ -50,7 +50,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-rtl test-spin
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -77,6 +77,11 @@ test-aarch64:
 
 test-install: lib
 	tests/install/run $(BUILD)
+
+# pioc.ko against Debian's 5.10, 6.1, 6.12 and newest headers, amd64 and
+# arm64: W=1, sparse, modpost, checkpatch --strict; then DKMS on 6.1.
+test-kmod-matrix:
+	scripts/kmod-matrix
 
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi

@@ -176,12 +176,11 @@ long pioc_ioc_dma_alloc(struct pioc_file *pf, struct pioc_dma_alloc *a)
 	}
 	/*
 	 * User space shares the pages with the device without dma_sync calls:
-	 * only memory that needs none is handed out. x86 DMA is cache-coherent
-	 * by architecture (and dma_need_sync() says "yes" for every device
-	 * behind dma-iommu on older kernels, coherent or not); elsewhere the
-	 * DMA API decides.
+	 * only memory of a DMA-coherent device is handed out (dma_need_sync()
+	 * cannot tell: behind dma-iommu older kernels say "yes" for every
+	 * device, coherent or not).
 	 */
-	if (!IS_ENABLED(CONFIG_X86) && dma_need_sync(dev, d->bus)) {
+	if (!pioc_dma_coherent(dev)) {
 		dev_info(&pd->dev, "DMA to this function needs cache maintenance or bounce buffers: no user-space buffers\n");
 		ret = -EOPNOTSUPP;
 		goto err_pages;

@@ -87,26 +87,12 @@ void pioc_dev_unregister(struct pioc_dev *pd)
 	cdev_device_del(&pd->cdev, &pd->dev);
 }
 
-/*
- * The devnode callback took a const device in 6.2; _Generic on the member's
- * type picks the matching function, and the other one is never used.
- */
-static char *pioc_devnode_name(const struct device *dev, umode_t *mode)
+static char *pioc_devnode(PIOC_DEVNODE_CONST struct device *dev, umode_t *mode)
 {
 	/* root only until udev applies 99-pioc.rules (group pioc, 0660) */
 	if (mode)
 		*mode = 0600;
 	return kasprintf(GFP_KERNEL, PIOC_NAME "/%s", dev_name(dev));
-}
-
-static char * __maybe_unused pioc_devnode_const(const struct device *dev, umode_t *mode)
-{
-	return pioc_devnode_name(dev, mode);
-}
-
-static char * __maybe_unused pioc_devnode_mutable(struct device *dev, umode_t *mode)
-{
-	return pioc_devnode_name(dev, mode);
 }
 
 static int __init pioc_init(void)
@@ -124,9 +110,7 @@ static int __init pioc_init(void)
 		pr_err("cannot create device class: %d\n", ret);
 		goto err_chrdev;
 	}
-	pioc_class->devnode = _Generic(pioc_class->devnode,
-		char *(*)(const struct device *, umode_t *): pioc_devnode_const,
-		default: pioc_devnode_mutable);
+	pioc_class->devnode = pioc_devnode;
 
 	if (pioc_allow_unsafe_noiommu) {
 		pr_warn("allow_unsafe_noiommu: users of pioc devices without an IOMMU can reach all memory; tainting the kernel\n");

@@ -12,8 +12,8 @@
  * not checked at the moment it was mapped (the model is vfio-pci's).
  *
  * A terabyte window costs nothing to mmap: page tables grow only with what
- * is touched, and where the kernel allows huge PFN maps (PIOC_HUGE_PFNMAP)
- * a touch maps 2 MiB or 1 GiB at once.
+ * is touched, and where the kernel allows huge PFN maps (pioc_compat.h) a
+ * touch maps 2 MiB or 1 GiB at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -293,23 +293,7 @@ static vm_fault_t pioc_fault(struct vm_fault *vmf, unsigned int order)
 		ret = VM_FAULT_FALLBACK;
 		goto out;
 	}
-	switch (order) {
-	case 0:
-		ret = vmf_insert_pfn(vma, vmf->address, pfn);
-		break;
-#ifdef PIOC_HUGE_PFNMAP
-	case PMD_ORDER:
-		ret = vmf_insert_pfn_pmd(vmf, pioc_pfn_arg(pfn), vmf->flags & FAULT_FLAG_WRITE);
-		break;
-#ifdef CONFIG_ARCH_SUPPORTS_PUD_PFNMAP
-	case PUD_ORDER:
-		ret = vmf_insert_pfn_pud(vmf, pioc_pfn_arg(pfn), vmf->flags & FAULT_FLAG_WRITE);
-		break;
-#endif
-#endif
-	default:
-		ret = VM_FAULT_FALLBACK;
-	}
+	ret = pioc_vmf_insert_pfn_order(vmf, pfn, order, vmf->flags & FAULT_FLAG_WRITE);
 out:
 	mutex_unlock(&pd->lock);
 	return ret;
@@ -320,12 +304,10 @@ static vm_fault_t pioc_vm_fault(struct vm_fault *vmf)
 	return pioc_fault(vmf, 0);
 }
 
-#ifdef PIOC_HUGE_PFNMAP
-static vm_fault_t pioc_vm_huge_fault(struct vm_fault *vmf, unsigned int order)
+static vm_fault_t pioc_vm_huge_fault(struct vm_fault *vmf, PIOC_HUGE_FAULT_ARG arg)
 {
-	return pioc_fault(vmf, order);
+	return pioc_fault(vmf, pioc_huge_fault_order(arg));
 }
-#endif
 
 /* A VMA of a DMA buffer holds the buffer: its memory outlives no VMA and
  * no VMA outlives its memory unmapped. */
@@ -354,9 +336,7 @@ static const struct vm_operations_struct pioc_vm_ops = {
 	.open = pioc_vm_open,
 	.close = pioc_vm_close,
 	.fault = pioc_vm_fault,
-#ifdef PIOC_HUGE_PFNMAP
 	.huge_fault = pioc_vm_huge_fault,
-#endif
 };
 
 static pgprot_t pioc_pgprot(pgprot_t prot, const struct pioc_dev *pd,
@@ -398,10 +378,9 @@ int pioc_mmap(struct file *filp, struct vm_area_struct *vma)
 		goto out;
 	}
 	pioc_vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY);
-#ifdef PIOC_HUGE_PFNMAP
+	/* With THP in madvise mode, huge faults come only to VM_HUGEPAGE. */
 	if (!m->dma)
 		pioc_vm_flags_set(vma, VM_HUGEPAGE);
-#endif
 	pioc_vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_page_prot = pioc_pgprot(vma->vm_page_prot, pd, m);
 	vma->vm_ops = &pioc_vm_ops;
