@@ -9,7 +9,7 @@
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
 #   make figures    the paper's Figures 1, 2, 6, 7, 12 and Table 2 from the
 #                   simulated experiments, beside the paper's numbers, as SVG
-#                   and PNG in $(BUILD)/figures/ (about 5 s once built)
+#                   and PNG in $(BUILD)/figures/ (about 15 s once built)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
 # test-install test-qemu test-rtl test-spin.

@@ -64,6 +64,12 @@ def time_axis(ax, log=True, axis="y"):
     a.set_major_formatter(FuncFormatter(human_ns))
 
 
+def positive(values):
+    """Values for a log axis: 0 (e.g. completions that arrived together) cannot
+    be drawn there, so it becomes a gap instead of a line to nowhere."""
+    return [v if v is not None and v > 0 else float("nan") for v in values]
+
+
 def series_label(s, show_source):
     base = f"{s.op} ({s.source})" if show_source else s.op
     return f"{base} [{kind_label(s.simulated)}]"
@@ -83,9 +89,11 @@ def percentiles_vs_size(ax, series, show_source=False):
             continue
         c = color_of(s, i)
         x = s.sizes()
-        ax.plot(x, s.values("p50_ns"), label=series_label(s, show_source) + " p50", **style(s.simulated, c))
-        ax.fill_between(x, s.values("min_ns"), s.values("p99_ns"), color=c, alpha=0.12, linewidth=0)
-        ax.plot(x, s.values("max_ns"), color=c, linewidth=0.6, linestyle=":", alpha=0.8)
+        ax.plot(x, positive(s.values("p50_ns")), label=series_label(s, show_source) + " p50",
+                **style(s.simulated, c))
+        ax.fill_between(x, positive(s.values("min_ns")), positive(s.values("p99_ns")), color=c, alpha=0.12,
+                        linewidth=0)
+        ax.plot(x, positive(s.values("max_ns")), color=c, linewidth=0.6, linestyle=":", alpha=0.8)
         drawn += 1
     size_axis(ax)
     time_axis(ax)
@@ -134,6 +142,7 @@ def latency_cdf(ax, series, show_source=False, sizes=None, log_x=True):
             if r["size"] not in sizes:
                 continue
             x, q = cdf_points(r)
+            x = positive(x) if log_x else x
             label = f"{series_label(s, show_source)} {human_bytes(r['size'])}"
             ax.plot(x, q, label=label, drawstyle="steps-post" if x[0] == x[-1] else "default",
                     **style(s.simulated, COLORS[drawn % len(COLORS)]))
