@@ -55,3 +55,16 @@ if(TARGET pciebench)
 case \"$out\" in *\"$d\"*) ;; *) echo \"pciebench --help does not name $d\"; exit 1;; esac; done; echo ok")
   set_tests_properties(tools.pciebench_help_devices PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
+
+# make figures still works (the tools' options it uses exist, every figure is
+# drawn): scripts/figures into a scratch directory, 12 files, PNGs valid.
+if(TARGET pciebench AND TARGET ecibench)
+  add_test(NAME tools.figures
+    COMMAND sh -c "out=$(mktemp -d) && trap 'rm -rf $out' EXIT && \
+${CMAKE_SOURCE_DIR}/scripts/figures ${CMAKE_BINARY_DIR} $out >/dev/null && \
+/usr/bin/python3 -c 'import glob,sys; d=sys.argv[1]; s=glob.glob(d+\"/*.svg\"); p=glob.glob(d+\"/*.png\"); \
+assert len(s)==6 and len(p)==6, (s,p); \
+assert all(open(f,\"rb\").read(8)==bytes([137,80,78,71,13,10,26,10]) for f in p), p; \
+assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 6 figures\")' $out")
+  set_tests_properties(tools.figures PROPERTIES TIMEOUT 300 LABELS tools)
+endif()
