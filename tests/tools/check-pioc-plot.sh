@@ -44,3 +44,8 @@ expect_error "$dir/nop50.json" 'lacks "p50_ns"'
 echo '{"tool": "pciebench pio", "simulated": "yes", "results": []}' > "$dir/badtype.json"
 expect_error "$dir/badtype.json" '"simulated" is str, expected bool'
 expect_error "$dir/missing.json" "cannot read"
+# A filter that leaves nothing is an error, not an empty picture.
+rc=0; "$plot" "$dir/eci.json" --kind cdf --sizes 99 -o "$dir/empty.png" 2> "$dir/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -qF "nothing to draw" "$dir/err" && [ ! -e "$dir/empty.png" ] ||
+	{ echo "FAIL: --sizes 99 gave exit $rc: $(cat "$dir/err")" >&2; exit 1; }
+echo "ok: $(cat "$dir/err")"
