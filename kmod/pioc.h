@@ -71,7 +71,7 @@ struct pioc_dma {
 	struct page *pages;		/* NULL once returned */
 	dma_addr_t bus;
 	size_t size;
-	struct user_struct *user;	/* charged for RLIMIT_MEMLOCK */
+	struct mm_struct *mm;		/* charged: pinned_vm (a grab) */
 };
 
 /* A prepared mapping: what mmap offsets [offset, offset + size) stand for. */

@@ -3,9 +3,10 @@
  * pioc: DMA buffers.
  *
  * Memory comes from dma_alloc_pages(), is zeroed, charged to the caller's
- * RLIMIT_MEMLOCK and memory cgroup, and handed out only where no dma_sync
- * calls are needed, so user space can share it with the device directly. Mappings insert its pages on fault
- * (pioc_map.c), so revocation cannot miss one.
+ * pinned memory (RLIMIT_MEMLOCK) and memory cgroup, and handed out only for
+ * DMA-coherent functions, so user space can share it with the device
+ * without dma_sync calls. Mappings insert its pages on fault (pioc_map.c),
+ * so revocation cannot miss one.
  *
  * A buffer is referenced by its handle, by each mapping entry and by each
  * VMA; when the last reference goes its memory goes back to the kernel,
@@ -20,39 +21,41 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/dma-mapping.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/user.h>
 #include <linux/slab.h>
 
 #include "pioc.h"
 
-/* Charges @pages to the caller's locked memory, as io_uring and vfio do. */
-static int pioc_charge(unsigned long pages, struct user_struct **out)
+/*
+ * Charges @pages to the caller's pinned memory (VmPin), checked against
+ * RLIMIT_MEMLOCK unless the caller has CAP_IPC_LOCK, as RDMA's umem does:
+ * atomically, so that no mmap_lock is needed (the uncharge can run in
+ * munmap, under it).
+ */
+static int pioc_charge(unsigned long pages, struct mm_struct **out)
 {
-	struct user_struct *user = get_current_user();
+	struct mm_struct *mm = current->mm;
 	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	long cur = atomic_long_read(&user->locked_vm);
+	s64 pinned;
 
-	if (capable(CAP_IPC_LOCK)) {
-		atomic_long_add(pages, &user->locked_vm);
-	} else {
-		do {
-			if (cur + pages > limit) {
-				free_uid(user);
-				return -ENOMEM;
-			}
-		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, cur + pages));
+	if (!mm)
+		return -EINVAL;
+	pinned = atomic64_add_return(pages, &mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(pages, &mm->pinned_vm);
+		return -ENOMEM;
 	}
-	*out = user;
+	mmgrab(mm);
+	*out = mm;
 	return 0;
 }
 
-static void pioc_uncharge(struct user_struct *user, unsigned long pages)
+static void pioc_uncharge(struct mm_struct *mm, unsigned long pages)
 {
-	atomic_long_sub(pages, &user->locked_vm);
-	free_uid(user);
+	atomic64_sub(pages, &mm->pinned_vm);
+	mmdrop(mm);
 }
 
 /* Gives the memory of @d back; the struct stays for its references. */
@@ -65,7 +68,7 @@ static void pioc_dma_return(struct pioc_dma *d)
 	dma_free_pages(&pd->pdev->dev, d->size, d->pages, d->bus, DMA_BIDIRECTIONAL);
 	d->pages = NULL;
 	pd->dma_used -= d->size;
-	pioc_uncharge(d->user, d->size >> PAGE_SHIFT);
+	pioc_uncharge(d->mm, d->size >> PAGE_SHIFT);
 }
 
 static void pioc_dma_last_ref(struct kref *ref)
@@ -115,16 +118,16 @@ void pioc_dma_release_all_locked(struct pioc_dev *pd)
 /* A waiting buffer of @size bytes, charged to the caller now; or NULL. */
 static struct pioc_dma *pioc_dma_recycle(struct pioc_dev *pd, u64 size)
 {
-	struct user_struct *user;
+	struct mm_struct *mm;
 	struct pioc_dma *d;
 
 	list_for_each_entry(d, &pd->graveyard, node) {
 		if (d->size != size)
 			continue;
-		if (pioc_charge(size >> PAGE_SHIFT, &user))
+		if (pioc_charge(size >> PAGE_SHIFT, &mm))
 			return NULL;
-		pioc_uncharge(d->user, size >> PAGE_SHIFT);
-		d->user = user;
+		pioc_uncharge(d->mm, size >> PAGE_SHIFT);
+		d->mm = mm;
 		list_del(&d->node);
 		return d;
 	}
@@ -162,7 +165,7 @@ long pioc_ioc_dma_alloc(struct pioc_file *pf, struct pioc_dma_alloc *a)
 	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return -ENOMEM;
-	ret = pioc_charge(size >> PAGE_SHIFT, &d->user);
+	ret = pioc_charge(size >> PAGE_SHIFT, &d->mm);
 	if (ret) {
 		dev_dbg(&pd->dev, "%llu bytes over RLIMIT_MEMLOCK\n", size);
 		goto err_free;
@@ -181,7 +184,7 @@ long pioc_ioc_dma_alloc(struct pioc_file *pf, struct pioc_dma_alloc *a)
 	 * device, coherent or not).
 	 */
 	if (!pioc_dma_coherent(dev)) {
-		dev_info(&pd->dev, "DMA to this function needs cache maintenance or bounce buffers: no user-space buffers\n");
+		dev_info(&pd->dev, "DMA to this function is not cache-coherent: no user-space buffers\n");
 		ret = -EOPNOTSUPP;
 		goto err_pages;
 	}
@@ -208,7 +211,7 @@ err_pages:
 	dma_free_pages(dev, size, d->pages, d->bus, DMA_BIDIRECTIONAL);
 	d->pages = NULL;
 err_uncharge:
-	pioc_uncharge(d->user, size >> PAGE_SHIFT);
+	pioc_uncharge(d->mm, size >> PAGE_SHIFT);
 err_free:
 	kfree(d);
 	return ret;
