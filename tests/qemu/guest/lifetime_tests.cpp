@@ -10,6 +10,7 @@
 #include <atomic>
 #include <grp.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -206,16 +207,41 @@ std::uint64_t mapper(const raw_file &f, std::atomic<bool> &stop, std::atomic<std
 	return reads;
 }
 
-/** Revokes what the mapper just made: UNMAP and DMA_FREE of its handles. */
+/**
+ * A file closed while its mapping lives: the VMA holds the file, so the
+ * buffer stays readable until munmap, and the release that follows runs
+ * beside the other thread's faults.
+ */
+void close_while_mapped(const std::string &bdf, std::uint64_t tag)
+{
+	auto g = std::make_unique<raw_file>(bdf);
+	std::uint32_t h = 0, mh = 0;
+	std::uint64_t off = 0;
+	if (g->dma(4096, h, mh, off))
+		return; // dma_limit reached by the graveyard: fine
+	vma_guard v{::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, g->fd, static_cast<off_t>(off)),
+		    4096};
+	EXPECT(v.p != MAP_FAILED, "mmap: {}", std::strerror(errno));
+	auto *w = static_cast<volatile std::uint64_t *>(v.p);
+	EXPECT(write_or_signal(w, tag) == 0, "store into a fresh buffer faulted");
+	g.reset(); // close(): the VMA keeps the file
+	const auto got = read_or_signal(w);
+	EXPECT(got == static_cast<std::int64_t>(tag), "after close the buffer read {:#x}, wrote {:#x}", got, tag);
+}
+
+/** Revokes what the mapper just made (UNMAP, DMA_FREE of its handles) and
+ *  now and then closes a second file of the device under a live mapping. */
 std::uint64_t revoker(const raw_file &f, std::atomic<bool> &stop, std::atomic<std::uint32_t> &last_h,
-		      std::atomic<std::uint32_t> &last_mh)
+		      std::atomic<std::uint32_t> &last_mh, const std::string &bdf)
 {
 	std::uint64_t n = 0;
-	while (!stop.load(std::memory_order_relaxed)) {
+	for (std::uint64_t i = 0; !stop.load(std::memory_order_relaxed); i++) {
 		if (f.unmap(last_mh.load()) == 0)
 			n++;
 		if (f.dma_free(last_h.load()) == 0)
 			n++;
+		if (i % 64 == 0)
+			close_while_mapped(bdf, (7ULL << 40) + i);
 		sched_yield();
 	}
 	return n;
@@ -240,7 +266,7 @@ void test_stress_revoke(double seconds)
 	std::atomic<bool> stop{false};
 	std::atomic<std::uint32_t> h{0}, mh{0};
 	std::uint64_t reads = 0, revoked = 0;
-	std::exception_ptr err;
+	std::exception_ptr err, err_b;
 	std::thread a([&] {
 		pin(0);
 		try {
@@ -252,7 +278,12 @@ void test_stress_revoke(double seconds)
 	});
 	std::thread b([&] {
 		pin(1);
-		revoked = revoker(f, stop, h, mh);
+		try {
+			revoked = revoker(f, stop, h, mh, bdf);
+		} catch (...) {
+			err_b = std::current_exception();
+			stop = true;
+		}
 	});
 	std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 	stop = true;
@@ -260,6 +291,8 @@ void test_stress_revoke(double seconds)
 	b.join();
 	if (err)
 		std::rethrow_exception(err);
+	if (err_b)
+		std::rethrow_exception(err_b);
 	std::printf("stress-revoke: %llu checked reads, %llu revocations raced in\n",
 		    static_cast<unsigned long long>(reads), static_cast<unsigned long long>(revoked));
 	EXPECT(reads > 100 && revoked > 10, "too little happened: {} reads, {} revocations", reads, revoked);
@@ -447,14 +480,31 @@ void test_noroot(bool expect_iommu)
 		if (setgroups(1, &g) || setgid(4242) || setuid(1000))
 			_exit(10);
 		const int fd = ::open(node.c_str(), O_RDWR);
-		_exit(fd >= 0 ? 0 : errno == EPERM ? 1 : 20 + errno % 100);
+		if (fd < 0)
+			_exit(errno == EPERM ? 1 : 20 + errno % 100);
+		// DMA memory counts against RLIMIT_MEMLOCK (no CAP_IPC_LOCK here).
+		const struct rlimit rl = {16384, 16384};
+		if (setrlimit(RLIMIT_MEMLOCK, &rl))
+			_exit(11);
+		auto v = hdr<pioc_version>();
+		v.user_version = PIOC_API_VERSION;
+		auto a = hdr<pioc_dma_alloc>();
+		a.size = 8192;
+		if (::ioctl(fd, PIOC_IOC_VERSION, &v) || ::ioctl(fd, PIOC_IOC_DMA_ALLOC, &a))
+			_exit(12); // within the limit
+		a = hdr<pioc_dma_alloc>();
+		a.size = 65536;
+		if (::ioctl(fd, PIOC_IOC_DMA_ALLOC, &a) == 0 || errno != ENOMEM)
+			_exit(13); // over it
+		_exit(0);
 	}
 	int st = 0;
 	waitpid(pid, &st, 0);
 	EXPECT(WIFEXITED(st), "child died");
 	const int rc = WEXITSTATUS(st);
 	if (expect_iommu)
-		EXPECT(rc == 0, "group member refused behind an IOMMU (exit {})", rc);
+		EXPECT(rc == 0, "group member behind an IOMMU: exit {} (1: refused; 12: 8 KiB under a 16 KiB "
+				"RLIMIT_MEMLOCK refused; 13: 64 KiB over it allowed)", rc);
 	else
 		EXPECT(rc == 1, "group member without CAP_SYS_RAWIO got a function no IOMMU confines (exit {})", rc);
 	// root (CAP_SYS_RAWIO) always may.
