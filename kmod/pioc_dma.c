@@ -26,7 +26,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 /*
  * Charges @pages to the caller's pinned memory (VmPin), checked against
@@ -104,8 +104,10 @@ void pioc_dma_free_graveyard_locked(struct pioc_dev *pd)
 	}
 }
 
-/* Removal, with the device stopped: return every page now. Mappings were
- * zapped, and faults see pages == NULL and the device gone. */
+/*
+ * Removal, with the device stopped: return every page now. Mappings were
+ * zapped, and faults see pages == NULL and the device gone.
+ */
 void pioc_dma_release_all_locked(struct pioc_dev *pd)
 {
 	struct pioc_dma *d;
@@ -195,13 +197,12 @@ got_memory:
 	memset(page_address(d->pages), 0, size);	/* never leak old data */
 	kref_init(&d->ref);
 	list_add(&d->node, &pd->dmas);
-	ret = idr_alloc(&pf->dmas, d, 1, INT_MAX, GFP_KERNEL_ACCOUNT);
-	if (ret < 0) {
+	ret = xa_alloc(&pf->dmas, &a->handle, d, xa_limit_31b, GFP_KERNEL_ACCOUNT);
+	if (ret) {
 		pioc_dma_put_locked(d);
-		return ret;
+		return ret == -EBUSY ? -ENOSPC : ret;
 	}
 
-	a->handle = ret;
 	a->size = size;
 	a->bus_addr = d->bus;
 	a->numa_node = dev_to_node(dev);
@@ -225,7 +226,7 @@ long pioc_ioc_dma_free(struct pioc_file *pf, struct pioc_dma_free *f)
 		return -EINVAL;
 	if (pf->pd->kind != PIOC_KIND_PCI)
 		return -EOPNOTSUPP;
-	d = f->handle <= INT_MAX ? idr_remove(&pf->dmas, f->handle) : NULL;
+	d = xa_erase(&pf->dmas, f->handle);
 	if (!d)
 		return -ENOENT;
 	/* Mappings of it keep it until they go. */

@@ -26,7 +26,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 #define PIOC_MAX_ECI	8
 

@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 static int pioc_open(struct inode *inode, struct file *filp)
 {
@@ -24,8 +24,8 @@ static int pioc_open(struct inode *inode, struct file *filp)
 	if (!pf)
 		return -ENOMEM;
 	pf->pd = pd;
-	idr_init(&pf->maps);
-	idr_init(&pf->dmas);
+	xa_init_flags(&pf->maps, XA_FLAGS_ALLOC1);
+	xa_init_flags(&pf->dmas, XA_FLAGS_ALLOC1);
 	address_space_init_once(&pf->mapping);
 	pf->mapping.host = inode;
 	pf->mapping.a_ops = inode->i_mapping->a_ops;
@@ -55,8 +55,10 @@ err_unlock:
 	return ret;
 }
 
-/* Zaps every page mapped from @pf: later faults find no entry or a device
- * that is gone, and get SIGBUS. */
+/*
+ * Zaps every page mapped from @pf: later faults find no entry or a device
+ * that is gone, and get SIGBUS.
+ */
 static void pioc_file_zap(struct pioc_file *pf)
 {
 	unmap_mapping_range(&pf->mapping, 0, 0, 1);
@@ -82,19 +84,19 @@ static int pioc_release(struct inode *inode, struct file *filp)
 	struct pioc_dev *pd = pf->pd;
 	struct pioc_mapent *m;
 	struct pioc_dma *d;
-	int id;
+	unsigned long id;
 
 	/* Every VMA holds the file, so none is left: nothing to zap. */
 	mutex_lock(&pd->lock);
 	list_del(&pf->node);
 	if (pd->kind == PIOC_KIND_PCI)
 		pioc_irq_release_file_locked(pf);
-	idr_for_each_entry(&pf->maps, m, id)
+	xa_for_each(&pf->maps, id, m)
 		pioc_map_release_locked(pf, m);
-	idr_destroy(&pf->maps);
-	idr_for_each_entry(&pf->dmas, d, id)
+	xa_destroy(&pf->maps);
+	xa_for_each(&pf->dmas, id, d)
 		pioc_dma_put_locked(d);
-	idr_destroy(&pf->dmas);
+	xa_destroy(&pf->dmas);
 	if (--pd->users == 0 && pd->kind == PIOC_KIND_PCI && !pd->gone)
 		pioc_pci_last_close_locked(pd);
 	mutex_unlock(&pd->lock);
@@ -256,8 +258,10 @@ static long pioc_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -EFAULT;
 	if (argsz < ksize || argsz > PAGE_SIZE)
 		return -EINVAL;
-	/* Zero-fills nothing here (argsz >= ksize); a larger struct from a
-	 * newer caller is fine as long as what we do not know is zero. */
+	/*
+	 * Zero-fills nothing here (argsz >= ksize); a larger struct from a
+	 * newer caller is fine as long as what we do not know is zero.
+	 */
 	ret = copy_struct_from_user(&a, ksize, uarg, argsz);
 	if (ret)
 		return ret == -E2BIG ? -EINVAL : ret;

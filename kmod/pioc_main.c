@@ -12,7 +12,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 unsigned long pioc_dma_max_size = 4UL << 20;
 module_param_named(dma_max_size, pioc_dma_max_size, ulong, 0444);

@@ -21,10 +21,10 @@
 #include <linux/nospec.h>
 #include <linux/slab.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 /* Offsets stay far below what loff_t and vm_pgoff can hold. */
-#define PIOC_OFFSET_LIMIT	(1ULL << 62)
+#define PIOC_OFFSET_LIMIT	BIT_ULL(62)
 
 int pioc_window_of(struct pioc_dev *pd, u32 index, struct pioc_window *w)
 {
@@ -138,10 +138,13 @@ static int pioc_map_target(struct pioc_file *pf, struct pioc_map *mp, struct pio
 		ret = pioc_window_of(pd, mp->index, &w);
 		if (ret)
 			return ret;
-		if (!(w.flags & (PIOC_BAR_MEM | PIOC_BAR_ECI_COHERENT | PIOC_BAR_ECI_IO)) || !w.size)
+		if (!w.size || !(w.flags & (PIOC_BAR_MEM | PIOC_BAR_ECI_COHERENT |
+					     PIOC_BAR_ECI_IO)))
 			return -ENXIO;
-		/* A mapping is whole pages: a BAR smaller than a page or not
-		 * page aligned would expose its neighbours. */
+		/*
+		 * A mapping is whole pages: a BAR smaller than a page or not
+		 * page aligned would expose its neighbours.
+		 */
 		if (!PAGE_ALIGNED(w.base) || !PAGE_ALIGNED(w.size))
 			return -EINVAL;
 		ret = pioc_subrange(w.size, mp->start, mp->length, &m->size);
@@ -155,7 +158,7 @@ static int pioc_map_target(struct pioc_file *pf, struct pioc_map *mp, struct pio
 	case PIOC_MAP_DMA:
 		if (pd->kind != PIOC_KIND_PCI)
 			return -EINVAL;
-		d = idr_find(&pf->dmas, mp->index);
+		d = xa_load(&pf->dmas, mp->index);
 		if (!d)
 			return -ENOENT;
 		ret = pioc_subrange(d->size, mp->start, mp->length, &m->size);
@@ -193,10 +196,11 @@ long pioc_ioc_map(struct pioc_file *pf, struct pioc_map *mp)
 		ret = -ENOSPC;
 		goto err;
 	}
-	ret = idr_alloc(&pf->maps, m, 1, INT_MAX, GFP_KERNEL_ACCOUNT);
-	if (ret < 0)
+	ret = xa_alloc(&pf->maps, &m->handle, m, xa_limit_31b, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
 		goto err;
-	m->handle = ret;
+	}
 	m->offset = pf->next_offset;
 	pf->next_offset += m->size;
 
@@ -217,7 +221,7 @@ err:
 /* Zaps the pages of @m, forgets it and what it holds. */
 void pioc_map_release_locked(struct pioc_file *pf, struct pioc_mapent *m)
 {
-	idr_remove(&pf->maps, m->handle);
+	xa_erase(&pf->maps, m->handle);
 	unmap_mapping_range(&pf->mapping, m->offset, m->size, 1);
 	pioc_pat_release(pf->pd, m);
 	if (m->dma)
@@ -231,7 +235,7 @@ long pioc_ioc_unmap(struct pioc_file *pf, struct pioc_unmap *u)
 
 	if (u->flags || u->reserved0)
 		return -EINVAL;
-	m = u->handle <= INT_MAX ? idr_find(&pf->maps, u->handle) : NULL;
+	m = xa_load(&pf->maps, u->handle);
 	if (!m)
 		return -ENOENT;
 	pioc_map_release_locked(pf, m);
@@ -243,9 +247,9 @@ static struct pioc_mapent *pioc_find_map(struct pioc_file *pf, unsigned long pgo
 					 unsigned long pages)
 {
 	struct pioc_mapent *m;
-	int id;
+	unsigned long id;
 
-	idr_for_each_entry(&pf->maps, m, id) {
+	xa_for_each(&pf->maps, id, m) {
 		u64 first = m->offset >> PAGE_SHIFT, n = m->size >> PAGE_SHIFT;
 
 		if (pgoff >= first && pgoff - first < n && pages <= n - (pgoff - first))
@@ -309,8 +313,10 @@ static vm_fault_t pioc_vm_huge_fault(struct vm_fault *vmf, PIOC_HUGE_FAULT_ARG a
 	return pioc_fault(vmf, pioc_huge_fault_order(arg));
 }
 
-/* A VMA of a DMA buffer holds the buffer: its memory outlives no VMA and
- * no VMA outlives its memory unmapped. */
+/*
+ * A VMA of a DMA buffer holds the buffer: its memory outlives no VMA and
+ * no VMA outlives its memory unmapped.
+ */
 static void pioc_vm_open(struct vm_area_struct *vma)
 {
 	struct pioc_dma *d = vma->vm_private_data;
@@ -358,8 +364,10 @@ int pioc_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct pioc_mapent *m;
 	int ret = 0;
 
-	/* Shared only: a private (copy-on-write) mapping of MMIO is
-	 * meaningless. Never executable. */
+	/*
+	 * Shared only: a private (copy-on-write) mapping of MMIO is
+	 * meaningless. Never executable.
+	 */
 	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
 

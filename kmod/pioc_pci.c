@@ -24,7 +24,7 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 static unsigned int pioc_dma_bits;
 module_param_named(dma_bits, pioc_dma_bits, uint, 0444);
@@ -32,8 +32,10 @@ MODULE_PARM_DESC(dma_bits, "DMA address bits for every function (32..64; default
 
 #define PIOC_XDMA(dev) { PCI_DEVICE(PCI_VENDOR_ID_XILINX, (dev)) }
 
-/* The XDMA IP's default device IDs (Gen1..Gen4, x1..x16), which our images
- * keep. Anything else binds through /sys/bus/pci/drivers/pioc/new_id. */
+/*
+ * The XDMA IP's default device IDs (Gen1..Gen4, x1..x16), which our images
+ * keep. Anything else binds through /sys/bus/pci/drivers/pioc/new_id.
+ */
 static const struct pci_device_id pioc_pci_ids[] = {
 	PIOC_XDMA(0x9011), PIOC_XDMA(0x9012), PIOC_XDMA(0x9014), PIOC_XDMA(0x9018),
 	PIOC_XDMA(0x901f), PIOC_XDMA(0x9021), PIOC_XDMA(0x9022), PIOC_XDMA(0x9024),
@@ -109,8 +111,10 @@ static irqreturn_t pioc_irq_handler(int irq, void *arg)
 	struct pioc_irq *vi = arg;
 	struct pioc_dev *pd = vi->pd;
 
-	/* A shared INTx line: only claim it if our function asserted it,
-	 * and mask it until user space has acknowledged the device. */
+	/*
+	 * A shared INTx line: only claim it if our function asserted it,
+	 * and mask it until user space has acknowledged the device.
+	 */
 	if (pd->irq_type == PIOC_IRQ_INTX && !pci_check_and_mask_intx(pd->pdev))
 		return IRQ_NONE;
 
@@ -217,8 +221,10 @@ static void pioc_irqs_free(struct pioc_dev *pd)
 	pci_free_irq_vectors(pd->pdev);
 }
 
-/* MSI-X, then MSI, then INTx (if the function can mask it). A function
- * without interrupts is still usable for PIO and DMA. */
+/*
+ * MSI-X, then MSI, then INTx (if the function can mask it). A function
+ * without interrupts is still usable for PIO and DMA.
+ */
 static int pioc_irqs_init(struct pioc_dev *pd)
 {
 	struct pci_dev *pdev = pd->pdev;
@@ -441,9 +447,11 @@ static void pioc_remove(struct pci_dev *pdev)
 {
 	struct pioc_dev *pd = pci_get_drvdata(pdev);
 
-	/* No new opens; then, under the lock every file's path takes, stop
+	/*
+	 * No new opens; then, under the lock every file's path takes, stop
 	 * the device, reset it (we hold the device lock: the _locked reset),
-	 * revoke every mapping and return every buffer. */
+	 * revoke every mapping and return every buffer.
+	 */
 	pioc_dev_unregister(pd);
 
 	mutex_lock(&pd->lock);

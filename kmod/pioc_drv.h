@@ -7,13 +7,12 @@
  * taken with a process's mmap_lock held (page faults, munmap), so nothing
  * under it may take an mmap_lock or touch user memory.
  */
-#ifndef PIOC_H
-#define PIOC_H
+#ifndef PIOC_DRV_H
+#define PIOC_DRV_H
 
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/fs.h>
-#include <linux/idr.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -21,6 +20,7 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 #include <uapi/linux/pioc.h>
 
@@ -54,8 +54,7 @@ struct pioc_window {
 	resource_size_t size;
 	u32 flags;			/* PIOC_BAR_* */
 	struct resource *res;
-	void *wb;			/* coherent windows: memremap(WB), which
-					 * also gives the range its PAT type */
+	void *wb;			/* coherent: memremap(WB), also its PAT type */
 };
 
 /*
@@ -93,8 +92,8 @@ struct pioc_file {
 	struct pioc_dev *pd;
 	struct list_head node;		/* pd->files */
 	struct address_space mapping;	/* private: revocation hits only us */
-	struct idr maps;		/* handle -> struct pioc_mapent */
-	struct idr dmas;		/* handle -> struct pioc_dma */
+	struct xarray maps;		/* handle -> struct pioc_mapent */
+	struct xarray dmas;		/* handle -> struct pioc_dma */
 	u64 next_offset;		/* next free mmap offset, bytes */
 };
 
@@ -175,4 +174,4 @@ void pioc_irq_release_file_locked(struct pioc_file *pf);
 int pioc_eci_init(void);
 void pioc_eci_exit(void);
 
-#endif /* PIOC_H */
+#endif /* PIOC_DRV_H */
