@@ -91,8 +91,10 @@ test-install: lib
 test-kmod-matrix:
 	scripts/kmod-matrix
 
+# The guest suite on the kernel of the installed headers (6.1), then on 6.12.
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
+	tests/qemu/run --build-dir $(BUILD) --kernel 6.12
 
 # The RTL suite (lint, iverilog, yosys, Verilator testbenches), then libpioc
 # built with the Verilated images: model-vs-RTL agreement and pciebench on rtl:pio.

@@ -13,6 +13,10 @@ target_link_options(pioc-qemu-guest PRIVATE -static-libstdc++ -static-libgcc)
 add_test(NAME qemu.module
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/run --build-dir ${CMAKE_BINARY_DIR})
 set_tests_properties(qemu.module PROPERTIES TIMEOUT 600 LABELS qemu RUN_SERIAL TRUE)
+# The same suite on Debian's 6.12 (bookworm-backports), fetched into build-cache.
+add_test(NAME qemu.module_6_12
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/run --build-dir ${CMAKE_BINARY_DIR} --kernel 6.12)
+set_tests_properties(qemu.module_6_12 PROPERTIES TIMEOUT 600 LABELS qemu RUN_SERIAL TRUE)
 
 # The judge itself must reject a missing marker, a FAIL line, a kernel
 # warning, a missing end marker and a wrong shared-memory pattern.
