@@ -273,9 +273,35 @@ struct mapping {
 	}
 };
 
-/** Prepares and mmaps handle-encoded offset; fills m. */
+/**
+ * An address for a mapping of @p size bytes whose physical start is @p phys,
+ * congruent with it modulo the largest huge entry that fits (1 GiB, 2 MiB),
+ * so that the module's fault handler can map whole PMD/PUD entries where
+ * the kernel allows them. nullptr: let the kernel choose (small mappings, or
+ * no room for the reservation).
+ */
+void *huge_aligned_hint(std::uint64_t phys, std::size_t size)
+{
+	constexpr std::size_t pmd = 2ull << 20, pud = 1ull << 30;
+	const std::size_t align = size >= pud ? pud : size >= pmd ? pmd : 0;
+	if (!align)
+		return nullptr;
+	// Reserve address space (no memory), pick the congruent address inside,
+	// give the reservation back: the device mapping goes there right after.
+	void *r = ::mmap(nullptr, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return nullptr;
+	const auto base = reinterpret_cast<std::uintptr_t>(r);
+	const std::uintptr_t want = phys & (align - 1);
+	const std::uintptr_t hint = ((base - want + align - 1) & ~(align - 1)) + want;
+	::munmap(r, size + align);
+	return reinterpret_cast<void *>(hint);
+}
+
+/** Prepares and mmaps handle-encoded offset; fills m. @p phys: the target's
+ *  physical address if known (BARs, windows), for huge-entry alignment. */
 pioc_map map_handle(const std::shared_ptr<const file> &f, mapping &m, std::uint32_t target,
-		    std::uint32_t index, mem_type t)
+		    std::uint32_t index, mem_type t, std::uint64_t phys = 0)
 {
 	auto mp = hdr<pioc_map>();
 	mp.target = target;
@@ -286,8 +312,8 @@ pioc_map map_handle(const std::shared_ptr<const file> &f, mapping &m, std::uint3
 			     index, to_string(t)).c_str());
 	m.handle = mp.handle;
 	m.size = mp.size;
-	void *p = ::mmap(nullptr, mp.size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd(),
-			 static_cast<off_t>(mp.offset));
+	void *p = ::mmap(phys ? huge_aligned_hint(phys, mp.size) : nullptr, mp.size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, f->fd(), static_cast<off_t>(mp.offset));
 	if (p == MAP_FAILED)
 		throw_os_error(fmt::format("{}: mmap of {} bytes at handle offset {:#x}", f->path(), mp.size,
 					   mp.offset), errno);
@@ -395,7 +421,7 @@ region transport::map_bar_granted(unsigned bar, mem_type t)
 							    bar, ver_.num_bars));
 	auto m = std::make_shared<mapping>();
 	m->f = file_;
-	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t);
+	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t, info_.bars.at(bar).phys);
 	const auto granted = static_cast<mem_type>(mp.granted);
 	std::string rname = is_eci() ? fmt::format("{}", info_.spec)
 				     : fmt::format("{} BAR{}", info_.spec, bar);
