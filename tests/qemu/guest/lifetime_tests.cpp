@@ -79,10 +79,14 @@ struct raw_file {
 	}
 };
 
-/** The value a 64-bit read gives, or the signal it raises (as -signal). */
-std::int64_t read_or_signal(const volatile std::uint64_t *p)
+/**
+ * The value a read of @p p gives (masked to 63 bits), or the signal it
+ * raises as -signal. The access has the width of T: edu's registers below
+ * 0x80 take 4-byte accesses only.
+ */
+template <class T> std::int64_t read_or_signal(const volatile T *p)
 {
-	std::uint64_t v = 0;
+	T v = 0;
 	if (int sig = sigsetjmp(g_jmp, 1)) {
 		g_in_probe = 0;
 		return -sig;
@@ -90,22 +94,12 @@ std::int64_t read_or_signal(const volatile std::uint64_t *p)
 	g_in_probe = 1;
 	v = *p;
 	g_in_probe = 0;
-	return static_cast<std::int64_t>(v & 0x7fffffffffffffffULL);
+	return static_cast<std::int64_t>(static_cast<std::uint64_t>(v) & 0x7fffffffffffffffULL);
 }
 
-/** The value a 32-bit read gives, or the signal it raises (as -signal):
- *  edu's registers below 0x80 take 4-byte accesses only. */
 std::int64_t read32_or_signal(const volatile std::uint32_t *p)
 {
-	std::uint32_t v = 0;
-	if (int sig = sigsetjmp(g_jmp, 1)) {
-		g_in_probe = 0;
-		return -sig;
-	}
-	g_in_probe = 1;
-	v = *p;
-	g_in_probe = 0;
-	return v;
+	return read_or_signal(p);
 }
 
 /** munmap on scope exit, so a failed check leaves no VMA holding the file. */
