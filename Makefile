@@ -4,12 +4,12 @@
 #   make demo       set up, then run pioc-info, pciebench and ecibench on the
 #                   built-in simulated devices
 #   make test       set up, then run every test (unit, sanitizers, aarch64,
-#                   install, QEMU + module, RTL, SPIN)
+#                   install, QEMU + module, RTL, SPIN, herd7)
 #   make install    install library, headers, pkg-config, CMake package, tools
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-rtl test-spin.
+# test-install test-qemu test-rtl test-spin test-herd.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -19,7 +19,7 @@ CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
 .PHONY: all lib tools kmod demo test install bootstrap clean \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin test-herd
 
 all: lib kmod-if-possible
 
@@ -50,7 +50,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin test-herd
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -91,6 +91,11 @@ test-rtl:
 
 test-spin:
 	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
+
+# herd7 litmus tests of the coherent path's barriers (herd7 from the cached
+# Debian unstable root; PIOC_ROOTS as for scripts/debian-root).
+test-herd:
+	tests/herd/run
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-rtl

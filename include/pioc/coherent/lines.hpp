@@ -16,7 +16,7 @@
  *   std::uint64_t load64(off); void store64(off, v);
  *   void load_bytes(off, dst, n); void store_bytes(off, src, n);
  *   void load_lines(const std::uint64_t *offs, n);  // independent loads, all in flight
- *   std::uint64_t load_acquire(off); void store_release(off, v); // queue publication
+ *   std::uint64_t load_acquire(off); void store_release(off, v); // control words, queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
  *   void relax(backoff &);                           // between two polls that found nothing
  *   void evict(off);                                 // clean+invalidate one line
