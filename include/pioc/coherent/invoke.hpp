@@ -75,6 +75,8 @@ public:
 		L_.evict(lay_.ctrl_off(0));
 		L_.evict(lay_.ctrl_off(1));
 		std::uint32_t seq = ++seq_;
+		// No payload goes with a SYNC, so a plain store; the barrier only
+		// gets it out before the load (as in exchange()).
 		L_.store64(lay_.ctrl_off(1), ctrl::make(kind::sync, true, 0, seq).w);
 		L_.store_load();
 		p_ = 0;
