@@ -38,3 +38,11 @@ assert rows[(\"dma\",128)][\"p50_ns\"] > rows[(\"eci\",128)][\"p50_ns\"], rows; 
 assert rows[(\"pio\",4096)][\"elements\"]==32; print(\"ok\")'")
   set_tests_properties(tools.pciebench_offload PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
+
+# ecibench invoke --window: options the Enzian image cannot apply are refused
+# by name before the window is opened (no kmod needed: the window is absent).
+if(TARGET ecibench)
+  add_test(NAME tools.ecibench_window_options
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-ecibench-window-options.sh $<TARGET_FILE:ecibench>)
+  set_tests_properties(tools.ecibench_window_options PROPERTIES TIMEOUT 60 LABELS tools)
+endif()
