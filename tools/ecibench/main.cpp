@@ -87,6 +87,17 @@ window open_window(const std::string &spec, std::uint64_t want, std::uint32_t li
 	return window{std::move(dev), std::move(win), p, size};
 }
 
+/** The model's constants a simulated report carries, from the config the
+ *  run used (FITTED / ASSUMED: see sim::eci::config). */
+nlohmann::json model_params(const sim::eci::config &c)
+{
+	return {{"link_ns", c.link_ns},
+		{"dir_msg_ns", c.dir_msg_ns},
+		{"dir_occupancy_ns", c.dir_occupancy_ns},
+		{"dir_slices", c.dir_slices},
+		{"line", c.line_size}};
+}
+
 /** The columns every simulated ecibench result carries: link messages and
  *  round trips per timed operation. */
 void add_link_counts(bench::result &r, const sim::eci::counters &d, std::uint64_t ops)
@@ -245,7 +256,11 @@ int cmd_invoke(int argc, char **argv)
 		return 0;
 	}
 
-	rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", o.line}};
+	{
+		sim::eci::config sc;
+		sc.line_size = static_cast<std::uint32_t>(o.line);
+		rep.extra["model"] = model_params(sc);
+	}
 	for (auto s : sizes) {
 		sim::eci::config sc;
 		sc.line_size = static_cast<std::uint32_t>(o.line);
@@ -488,7 +503,9 @@ int cmd_threads(int argc, char **argv, bool queue)
 	rep.extra["line"] = L;
 	if (device) {
 		rep.extra["peer"] = "device (modelled)";
-		rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", L}};
+		sim::eci::config sc;
+		sc.line_size = L;
+		rep.extra["model"] = model_params(sc);
 		rep.results.push_back(queue_device(L, static_cast<std::uint32_t>(entries), size, common));
 		emit(rep, common.format);
 		return 0;
