@@ -94,8 +94,8 @@ test-spin:
 
 # herd7 litmus tests of the coherent path's barriers (herd7 from the cached
 # Debian unstable root; PIOC_ROOTS as for scripts/debian-root).
-test-herd:
-	tests/herd/run
+test-herd: $(BUILD)/build.ninja
+	PIOC_BUILD=$(BUILD) tests/herd/run
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-rtl
