@@ -154,13 +154,16 @@ public:
 			offs += k, n -= k;
 		}
 	}
-	/** dmb ishld after the load, as the acquire load compiles on arm64. */
+	/** The load, then a load barrier: the ordering arm64's ldar gives (later
+	 *  loads stay behind it), priced as one barrier. */
 	std::uint64_t load_acquire(std::uint64_t off) const
 	{
 		std::uint64_t v = load64(off);
 		sys_->cpu_barrier(barrier::kind::load_load);
 		return v;
 	}
+	/** A store barrier, then the store: the ordering arm64's stlr gives
+	 *  (earlier stores become visible first). */
 	void store_release(std::uint64_t off, std::uint64_t v) const
 	{
 		sys_->cpu_barrier(barrier::kind::store_store);
