@@ -4,7 +4,7 @@
 #   make demo       set up, then run pioc-info, pciebench and ecibench on the
 #                   built-in simulated devices
 #   make test       set up, then run every test (unit, sanitizers, aarch64,
-#                   install, QEMU + module, RTL, SPIN)
+#                   install, QEMU + module, RTL, SPIN, herd7)
 #   make install    install library, headers, pkg-config, CMake package, tools
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
 #   make figures    the paper's Figures 1, 2, 6, 7, 12 and Table 2 from the
@@ -12,7 +12,7 @@
 #                   and PNG in $(BUILD)/figures/ (about 15 s once built)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-rtl test-spin.
+# test-install test-qemu test-rtl test-spin test-herd.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -22,7 +22,7 @@ CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
 .PHONY: all lib tools kmod demo test install bootstrap clean figures \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin test-herd
 
 all: lib kmod-if-possible
 
@@ -58,7 +58,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-rtl test-spin
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-rtl test-spin test-herd
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -106,6 +106,11 @@ test-rtl:
 
 test-spin:
 	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
+
+# herd7 litmus tests of the coherent path's barriers (herd7 from the cached
+# Debian unstable root; PIOC_ROOTS as for scripts/debian-root).
+test-herd: $(BUILD)/build.ninja
+	PIOC_BUILD=$(BUILD) tests/herd/run
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-rtl

@@ -68,3 +68,11 @@ assert all(open(f,\"rb\").read(8)==bytes([137,80,78,71,13,10,26,10]) for f in p)
 assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 6 figures\")' $out")
   set_tests_properties(tools.figures PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
+
+# ecibench invoke --window: options the Enzian image cannot apply are refused
+# by name before the window is opened (no kmod needed: the window is absent).
+if(TARGET ecibench)
+  add_test(NAME tools.ecibench_window_options
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-ecibench-window-options.sh $<TARGET_FILE:ecibench>)
+  set_tests_properties(tools.ecibench_window_options PROPERTIES TIMEOUT 60 LABELS tools)
+endif()

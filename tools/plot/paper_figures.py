@@ -192,7 +192,9 @@ def fig7(run):
              "header, so the step comes at 128 B, not after it) and linear after; PCIe PIO grows with "
              "every 16-byte read. Disagrees: the model's PCIe PIO never beats ECI, even at 8 B, and its "
              "XDMA charges no CPU time for descriptors, so unpipelined ECI loses to it from 128 B "
-             "instead of 8 KiB; with pipelined lines ECI stays ahead through 8 KiB.")
+             "instead of 8 KiB; pipelined lines lose too: every call reclaims a whole 128-line bank through one "
+             "directory slice, and the model's directory serves one message per 65 ns per slice (an "
+             "assumption, Documentation/protocols.md, calibration).")
     return fig
 
 

@@ -75,6 +75,8 @@ public:
 		L_.evict(lay_.ctrl_off(0));
 		L_.evict(lay_.ctrl_off(1));
 		std::uint32_t seq = ++seq_;
+		// No payload goes with a SYNC, so a plain store; the barrier only
+		// gets it out before the load (as in exchange()).
 		L_.store64(lay_.ctrl_off(1), ctrl::make(kind::sync, true, 0, seq).w);
 		L_.store_load();
 		p_ = 0;
@@ -94,7 +96,11 @@ private:
 	ctrl await(std::uint32_t seq, unsigned &answered)
 	{
 		for (std::uint32_t nr = 0;;) {
-			ctrl a{L_.load64(lay_.ctrl_off(p_))};
+			// Acquire (LDAR on arm64): the caller copies the payload and the
+			// data lines after this returns, and a branch on the control word
+			// does not keep those loads behind it on ARMv8
+			// (tests/herd/invoke-control-before-data.litmus).
+			ctrl a{L_.load_acquire(lay_.ctrl_off(p_))};
 			answered = p_;
 			p_ ^= 1;
 			++st_.exchanges;
@@ -119,8 +125,18 @@ private:
 	{
 		unsigned r = p_ ^ 1;
 		L_.store_bytes(lay_.ctrl_off(r) + ctrl_bytes, data, n);
-		L_.store64(lay_.ctrl_off(r), c.w);
-		L_.store_load(); // the request is in the cache before the load signals it
+		// Release (STLR on arm64): the payload and data lines stored before
+		// are visible no later than the control word, so a device that
+		// answers with our sequence number has read our request
+		// (tests/herd/invoke-request-before-signal.litmus; its .plain-store
+		// twin is the old STR, which the DMB SY below did not order).
+		L_.store_release(lay_.ctrl_off(r), c.w);
+		// DMB SY / MFENCE: the request leaves the store buffer before the
+		// signalling load goes out, so the device finds it and the first
+		// answer is not "not ready". Latency, not correctness: correctness
+		// rests on the release above and the sequence check in await()
+		// (tests/herd/x86-store-then-signal.litmus shows the reordering).
+		L_.store_load();
 		return await(c.seq(), answered);
 	}
 
@@ -219,7 +235,9 @@ public:
 		auto *dst = static_cast<std::uint8_t *>(buf);
 		std::size_t got = 0;
 		for (std::uint32_t nr = 0;;) {
-			ctrl a{L_.load64(lay_.ctrl_off(p_))};
+			// Acquire: the payload is loaded after the control word that
+			// announced it (tests/herd/invoke-control-before-data.litmus).
+			ctrl a{L_.load_acquire(lay_.ctrl_off(p_))};
 			unsigned ans = p_;
 			p_ ^= 1;
 			++st_.exchanges;

@@ -16,7 +16,7 @@
  *   std::uint64_t load64(off); void store64(off, v);
  *   void load_bytes(off, dst, n); void store_bytes(off, src, n);
  *   void load_lines(const std::uint64_t *offs, n);  // independent loads, all in flight
- *   std::uint64_t load_acquire(off); void store_release(off, v); // queue publication
+ *   std::uint64_t load_acquire(off); void store_release(off, v); // control words, queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
  *   void relax(backoff &);                           // between two polls that found nothing
  *   void evict(off);                                 // clean+invalidate one line
@@ -154,13 +154,16 @@ public:
 			offs += k, n -= k;
 		}
 	}
-	/** dmb ishld after the load, as the acquire load compiles on arm64. */
+	/** The load, then a load barrier: the ordering arm64's ldar gives (later
+	 *  loads stay behind it), priced as one barrier. */
 	std::uint64_t load_acquire(std::uint64_t off) const
 	{
 		std::uint64_t v = load64(off);
 		sys_->cpu_barrier(barrier::kind::load_load);
 		return v;
 	}
+	/** A store barrier, then the store: the ordering arm64's stlr gives
+	 *  (earlier stores become visible first). */
 	void store_release(std::uint64_t off, std::uint64_t v) const
 	{
 		sys_->cpu_barrier(barrier::kind::store_store);

@@ -14,8 +14,13 @@
  *
  * Both work between two cores (two threads over ordinary memory) and, since
  * they are plain cache-line traffic, between a core and a device that takes
- * part in coherence. Publication is a release store of the entry's header
- * word after the payload; consumption an acquire load (dmb on arm64).
+ * part in coherence. Publication is a release store (stlr) of the entry's
+ * header word after the payload, consumption an acquire load (ldar) before
+ * it (tests/herd/queue-payload-before-valid.litmus); handing a slot back
+ * (cq head, FastForward flag 0) is a release store after the payload is
+ * copied out, so the sender cannot overwrite it early
+ * (tests/herd/queue-read-before-reuse.litmus). On x86 all four are plain
+ * moves (tests/herd/x86-payload-before-flag.litmus).
  * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86).
  */
 #pragma once
