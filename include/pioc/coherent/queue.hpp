@@ -16,8 +16,8 @@
  * they are plain cache-line traffic, between a core and a device that takes
  * part in coherence. Publication is a release store of the entry's header
  * word after the payload; consumption an acquire load (dmb on arm64).
- * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86); on
- * x86 the cq's entries are a 128-byte prefetch pair apart (entry_stride).
+ * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86). What
+ * each end writes privately is aligned to 128 bytes (detail::private_align).
  */
 #pragma once
 
@@ -41,27 +41,12 @@ inline void st_rel(std::uint8_t *p, std::uint64_t v) noexcept
 {
 	std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t *>(p)).store(v, std::memory_order_release);
 }
-/** Bytes between two entries (and between the head and entry 0) on a real
- *  mapping: x86 cores fetch 64-byte lines in 128-byte pairs (adjacent-line
- *  prefetch), so a line per entry would drag the neighbour the other side is
- *  writing into every miss. 128 covers ThunderX-1's lines as well. The
- *  modelled device (eci_sim_lines) uses one line per entry: that layout is
- *  its memory map. */
 /** Bytes within which a write by one core disturbs another core's data:
  *  a 128-byte prefetch pair on x86, a line on ThunderX-1. Each end's private
  *  state (tail, head, ring position) is aligned to it, so that two ends kept
  *  side by side (on one stack, in one object) never share a line. */
 inline constexpr std::size_t private_align = 128;
 
-template <class Lines> constexpr std::uint32_t entry_stride(std::uint32_t line) noexcept
-{
-#if defined(__x86_64__)
-	constexpr std::uint32_t pair = 128;
-#else
-	constexpr std::uint32_t pair = 0;
-#endif
-	return Lines::simulated || line >= pair ? line : pair;
-}
 inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t line)
 {
 	if (line < 16 || (line & (line - 1)))
@@ -76,9 +61,11 @@ inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t 
 /** A CNI cachable queue over a line-access policy (pioc/coherent/lines.hpp):
  *  mem_lines on ordinary memory or the module's ECI window, eci_sim_lines
  *  in the ECI model (where the other end can be the device: sim::eci::
- *  cq_engine). Layout from @p base: the head, then @p entries entries,
- *  each entry_stride() apart (a line, or a 128-byte pair on x86). Entry
- *  header: bit 0 valid (sense), bits 16-31 length.
+ *  cq_engine). Layout from @p base: line 0 holds head, then @p entries
+ *  lines. (Padding entries to 128-byte pairs against x86's adjacent-line
+ *  prefetch made round trips 2-8% slower on AMD Zen 4: the next entry's line
+ *  arriving early helps the receiver; see benchmarking.md.) Entry header:
+ *  bit 0 valid (sense), bits 16-31 length.
  *  The code is the same for every policy; the policy is a template
  *  argument, so the hardware loop has no backend branch. */
 /** The entry format of a cachable queue, shared by every end (the device
@@ -103,12 +90,12 @@ class alignas(detail::private_align) cq_ring { // read by both ends: nothing wri
 public:
 	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept
 	{
-		return std::size_t(entries + 1) * detail::entry_stride<Lines>(line);
+		return std::size_t(entries + 1) * line;
 	}
 	/** The ring starts at offset @p base of @p lines' window (line-aligned);
 	 *  its memory must read as zeros before the first use. */
 	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries)
-	    : L_(lines), base_(base), n_(entries), stride_(detail::entry_stride<Lines>(lines.line_size()))
+	    : L_(lines), base_(base), n_(entries), stride_(lines.line_size())
 	{
 		detail::check_ring(base, entries, L_.line_size());
 	}
