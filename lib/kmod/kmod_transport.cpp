@@ -389,10 +389,12 @@ std::shared_ptr<transport> transport::open(std::string_view name_in)
 	if (int r = f->try_ioctl(PIOC_IOC_VERSION, &v)) {
 		if (r == -ENOTTY || r == -EPROTO)
 			throw error(errc::not_supported,
-				    fmt::format("{}: the loaded pioc.ko speaks another interface version than "
-						"libpioc ({}): {}; load the module built from the same pioc release",
+				    fmt::format("{}: PIOC_IOC_VERSION: the node speaks another interface version "
+						"than libpioc ({}): {}; load the pioc.ko built from the same pioc "
+						"release",
 						path, PIOC_API_VERSION,
-						r == -ENOTTY ? "it does not know this handshake (older than 2)"
+						r == -ENOTTY ? "it does not know the version-2 handshake (a module "
+							       "older than interface 2, or not a pioc node)"
 							     : "it refused version " + std::to_string(PIOC_API_VERSION)));
 		throw_os_error(fmt::format("{}: PIOC_IOC_VERSION (version handshake)", path), -r);
 	}
