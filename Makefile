@@ -9,7 +9,7 @@
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-rtl test-spin.
+# test-install test-qemu test-cosim test-rtl test-spin.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -19,7 +19,7 @@ CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
 .PHONY: all lib tools kmod demo test install bootstrap clean \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-spin
 
 all: lib kmod-if-possible
 
@@ -50,7 +50,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-spin
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -80,6 +80,11 @@ test-install: lib
 
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
+
+# The user's path in a QEMU guest (Debian 13's QEMU with the vfio-user client,
+# from a cached debootstrap root) against devices served by pioc-devd.
+test-cosim: lib
+	tests/cosim/run --build-dir $(BUILD)
 
 # The RTL suite (lint, iverilog, yosys, Verilator testbenches), then libpioc
 # built with the Verilated images: model-vs-RTL agreement and pciebench on rtl:pio.
