@@ -66,8 +66,11 @@ void pci_config::build()
 	put32(0x08, id_.class_code << 8 | id_.revision);
 	bytes_[0x0e] = 0x00;      // type 0, single function
 	for (unsigned b = 0; b < 6; ++b)
-		if (const std::uint64_t s = id_.bar_sizes[b])
+		if (const std::uint64_t s = id_.bar_sizes[b]) {
 			writable32(0x10 + 4 * b, ~std::uint32_t(s - 1) & ~0xfu); // 32-bit memory BAR
+			if (id_.prefetchable[b])
+				bytes_[0x10 + 4 * b] = 0x08;
+		}
 	put16(0x2c, id_.subsystem_vendor ? id_.subsystem_vendor : id_.vendor);
 	put16(0x2e, id_.subsystem ? id_.subsystem : id_.device);
 	writable_[0x3c] = 0xff;   // interrupt line

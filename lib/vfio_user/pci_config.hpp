@@ -23,6 +23,7 @@ struct pci_identity {
 	std::uint32_t class_code = 0x120000; ///< processing accelerator
 	std::uint8_t revision = 0;
 	std::array<std::uint64_t, 6> bar_sizes{}; ///< 0: no BAR; else a power of two >= 16
+	std::array<bool, 6> prefetchable{};       ///< memory the CPU may map write-combining
 	std::optional<msix_layout> msix;          ///< no MSI-X (and no MSI, no INTx) if unset
 	unsigned link_gen = 3, link_width = 16;   ///< PCIe capability: current = maximum
 	unsigned mps = 256;                       ///< max payload supported

@@ -318,9 +318,16 @@ reply device_server::do_region_rw(const message &req, bool write)
 	if (write)
 		std::memcpy(data.data(), req.payload.data() + sizeof a, a.count);
 	if (a.region == region_config) {
-		if (write)
+		if (write) {
 			config_.write(std::uint32_t(a.offset), data.data(), a.count);
-		else
+			// Device control bit 15, "initiate function-level reset" (PCIe
+			// 7.5.3.4): the guest's FLR resets the model; the bit reads 0.
+			const std::uint64_t flr_byte = pci_config::cap_pcie + 9;
+			if (a.offset <= flr_byte && flr_byte < a.offset + a.count && (data[flr_byte - a.offset] & 0x80)) {
+				++flr_resets_;
+				function_reset();
+			}
+		} else
 			config_.read(std::uint32_t(a.offset), data.data(), a.count);
 	} else {
 		bar_access(a.region, a.offset, data.data(), a.count, write);
@@ -334,9 +341,16 @@ reply device_server::do_region_rw(const message &req, bool write)
 
 reply device_server::do_reset(const message &req)
 {
+	function_reset();
+	return {make_reply(req.hdr), {}};
+}
+
+void device_server::function_reset()
+{
 	// A function-level reset: engines idle, registers at reset values. A
 	// model without its own reset is made anew. The client keeps its
 	// interrupt wiring and DMA mappings (as vfio-pci does across a reset).
+	++resets_;
 	if (ctl_) {
 		ctl_->function_reset();
 	} else {
@@ -345,7 +359,6 @@ reply device_server::do_reset(const message &req)
 	}
 	model_->advance(now_ns());
 	rebind_irqs();
-	return {make_reply(req.hdr), {}};
 }
 
 } // namespace pioc::vfio_user

@@ -57,6 +57,10 @@ public:
 	sim::target &model() noexcept { return *model_; }
 	/** Counters: accesses the model refused (answered like an unsupported request). */
 	std::uint64_t refused_accesses() const noexcept { return refused_; }
+	/** Function resets done (DEVICE_RESET or the guest's FLR). */
+	std::uint64_t resets() const noexcept { return resets_; }
+	/** Of those, the ones the guest asked for with an FLR. */
+	std::uint64_t flr_resets() const noexcept { return flr_resets_; }
 
 private:
 	reply do_version(const message &req);
@@ -66,6 +70,7 @@ private:
 	reply do_set_irqs(message &req);
 	reply do_region_rw(const message &req, bool write);
 	reply do_reset(const message &req);
+	void function_reset();
 	void bar_access(unsigned bar, std::uint64_t off, std::uint8_t *data, std::size_t len, bool write);
 	void rebind_irqs();
 	void close_irq(unsigned index) noexcept;
@@ -79,7 +84,7 @@ private:
 	dma_space dma_;
 	bool negotiated_ = false;
 	std::uint64_t now_ = 0;
-	std::uint64_t refused_ = 0;
+	std::uint64_t refused_ = 0, resets_ = 0, flr_resets_ = 0;
 	/** Per IRQ index, per vector: the client's eventfd, -1 if none. */
 	std::array<std::vector<int>, num_irqs> irq_fds_;
 	unsigned active_irq_ = irq_msix;

@@ -225,11 +225,14 @@ TEST_CASE("config space: IDs, BAR sizing, capabilities, read-only bits", "[vfio_
 	fixture f("sim:xdma");
 	const auto &id = f.dev.identity;
 	CHECK(f.region_read32(region_config, 0) == (std::uint32_t(id.device) << 16 | id.vendor));
-	// BAR sizing: all ones in, size mask out; the low type bits stay 0.
+	// BAR sizing: all ones in, size mask out; the type bits stay (BAR0
+	// prefetchable for WC mappings, BAR1 registers).
 	f.region_write32(region_config, 0x10, 0xffffffff);
-	CHECK(f.region_read32(region_config, 0x10) == ~std::uint32_t(id.bar_sizes[0] - 1));
+	CHECK(f.region_read32(region_config, 0x10) == (~std::uint32_t(id.bar_sizes[0] - 1) | 0x8));
 	f.region_write32(region_config, 0x10, 0xfe000000);
-	CHECK(f.region_read32(region_config, 0x10) == (0xfe000000 & ~std::uint32_t(id.bar_sizes[0] - 1)));
+	CHECK(f.region_read32(region_config, 0x10) == ((0xfe000000 & ~std::uint32_t(id.bar_sizes[0] - 1)) | 0x8));
+	f.region_write32(region_config, 0x14, 0xffffffff);
+	CHECK(f.region_read32(region_config, 0x14) == ~std::uint32_t(id.bar_sizes[1] - 1));
 	// Vendor ID is read-only.
 	f.region_write32(region_config, 0, 0);
 	CHECK((f.region_read32(region_config, 0) & 0xffff) == id.vendor);
@@ -356,6 +359,20 @@ TEST_CASE("DEVICE_RESET: the model's registers return to reset values", "[vfio_u
 	CHECK(f.region_read32(0, R::SCRATCH.offset) == 0xdeadbeef);
 	CHECK(!(f.call(request(command::device_reset)).msg.hdr.flags & flag::error));
 	CHECK(f.region_read32(0, R::SCRATCH.offset) == 0);
+	CHECK(f.srv.resets() == 1);
+
+	// The guest's FLR (device control bit 15) resets the model too; the bit reads 0.
+	f.region_write32(0, R::SCRATCH.offset, 0x600d);
+	const unsigned devctl = pci_config::cap_pcie + 8;
+	const std::uint32_t ctl = f.region_read32(region_config, devctl);
+	f.region_write32(region_config, devctl, ctl | 0x8000);
+	CHECK(f.srv.resets() == 2);
+	CHECK(f.srv.flr_resets() == 1);
+	CHECK(f.region_read32(0, R::SCRATCH.offset) == 0);
+	CHECK(!(f.region_read32(region_config, devctl) & 0x8000));
+	// Other device control writes do not.
+	f.region_write32(region_config, devctl, ctl);
+	CHECK(f.srv.resets() == 2);
 }
 
 TEST_CASE("channel: whole messages and descriptors over a socketpair", "[vfio_user]")

@@ -119,8 +119,8 @@ int main(int argc, char **argv)
 				std::cerr << fmt::format("{}: connection ended: {}\n", prog, e.what());
 			}
 			::close(conn);
-			std::cerr << fmt::format("{}: client disconnected ({} refused accesses)\n", prog,
-						 srv.refused_accesses());
+			std::cerr << fmt::format("{}: client disconnected ({} refused accesses, {} resets, {} by FLR)\n",
+						 prog, srv.refused_accesses(), srv.resets(), srv.flr_resets());
 		} while (forever);
 		::close(ls);
 		::unlink(socket_path.c_str());

@@ -26,6 +26,10 @@ served_device find_served_device(const std::string &spec, const std::string &lin
 		auto probe = e.make();
 		for (unsigned b = 0; b < 6; ++b)
 			id.bar_sizes[b] = probe->bar_size(b);
+		// BAR0 is the PIO image in every design: prefetchable, so the
+		// host may map it write-combining (as the VCU118 image's XDMA
+		// user BAR is configured); XDMA's config BAR is registers.
+		id.prefetchable[0] = true;
 		// A model that interrupts is an XDMA design: its MSI-X table and
 		// PBA sit in the config BAR (BAR1) where PG195 puts them.
 		if (dynamic_cast<xdma::sim_control *>(probe.get()))
