@@ -35,8 +35,9 @@ public:
 	using factory = std::function<std::unique_ptr<sim::target>()>;
 	/** Serves a model made by @p make (again on a reset of a model without a
 	 *  function-reset of its own) under the identity @p id. @p clock gives
-	 *  simulated nanoseconds; by default wall-clock time since construction,
-	 *  so the model's engines run in step with the guest's time. */
+	 *  simulated nanoseconds (pioc-devd: a virtual clock moved per request
+	 *  and to the model's next event while the client is quiet); by default
+	 *  wall-clock time since construction. */
 	device_server(factory make, pci_identity id, std::function<std::uint64_t()> clock = {});
 	~device_server();
 

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <poll.h>
@@ -42,24 +43,33 @@ int listen_on(const std::string &path)
 	return s;
 }
 
-/** Serves one client until it disconnects. */
-void serve(pioc::vfio_user::device_server &srv, int conn)
+/** Simulated nanoseconds each request lets pass: about one PCIe round trip. */
+constexpr std::uint64_t ns_per_request = 1000;
+
+/** Serves one client until it disconnects. The model's time is virtual: it
+ *  moves by ns_per_request per request (a read further, to when the model
+ *  answers), and while the client is quiet it jumps to the model's next
+ *  event. Wall-clock time would make a Verilated model clock billions of
+ *  cycles between two guest accesses. */
+void serve(pioc::vfio_user::device_server &srv, std::uint64_t &virtual_ns, int conn)
 {
 	using namespace pioc::vfio_user;
 	for (;;) {
-		// Sleep until the client speaks or the model's next event is due.
-		int timeout_ms = -1;
-		if (const std::uint64_t next = srv.next_event_ns(); next != std::numeric_limits<std::uint64_t>::max()) {
-			const std::uint64_t now = srv.now_ns();
-			timeout_ms = next <= now ? 0 : int(std::min<std::uint64_t>((next - now + 999'999) / 1'000'000, 1000));
-		}
+		const std::uint64_t next = srv.next_event_ns();
+		const bool pending = next != std::numeric_limits<std::uint64_t>::max();
 		pollfd p{conn, POLLIN, 0};
-		const int r = ::poll(&p, 1, timeout_ms);
+		const int r = ::poll(&p, 1, pending ? 0 : -1);
 		if (r < 0 && errno != EINTR)
 			throw pioc::error(pioc::errc::os_error, fmt::format("poll: {}", std::strerror(errno)));
-		srv.tick();
-		if (r <= 0)
+		if (r <= 0) {
+			if (pending) {
+				virtual_ns = std::max(virtual_ns, next);
+				srv.tick();
+			}
 			continue;
+		}
+		virtual_ns = std::max(virtual_ns, srv.now_ns()) + ns_per_request;
+		srv.tick();
 		std::optional<message> m;
 		header h{};
 		try {
@@ -112,9 +122,10 @@ int main(int argc, char **argv)
 			const int conn = ::accept4(ls, nullptr, nullptr, SOCK_CLOEXEC);
 			if (conn < 0)
 				throw pioc::error(pioc::errc::os_error, fmt::format("accept: {}", std::strerror(errno)));
-			pioc::vfio_user::device_server srv(dev.make, dev.identity);
+			std::uint64_t virtual_ns = 0;
+			pioc::vfio_user::device_server srv(dev.make, dev.identity, [&virtual_ns] { return virtual_ns; });
 			try {
-				serve(srv, conn);
+				serve(srv, virtual_ns, conn);
 			} catch (const pioc::error &e) {
 				std::cerr << fmt::format("{}: connection ended: {}\n", prog, e.what());
 			}
