@@ -12,7 +12,7 @@
 #                   and PNG in $(BUILD)/figures/ (about 15 s once built)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-rtl test-spin test-herd.
+# test-install test-qemu test-cosim test-rtl test-spin test-herd.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -22,7 +22,7 @@ CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
 .PHONY: all lib tools kmod demo test install bootstrap clean figures \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin test-herd
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-spin test-herd
 
 all: lib kmod-if-possible
 
@@ -58,7 +58,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-rtl test-spin test-herd
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-cosim test-rtl test-spin test-herd
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -95,6 +95,11 @@ test-kmod-matrix:
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
 	tests/qemu/run --build-dir $(BUILD) --kernel 6.12
+
+# The user's path in a QEMU guest (Debian 13's QEMU with the vfio-user client,
+# from a cached debootstrap root) against devices served by pioc-devd.
+test-cosim: lib
+	tests/cosim/run --build-dir $(BUILD)
 
 # The RTL suite (lint, iverilog, yosys, Verilator testbenches), then libpioc
 # built with the Verilated images: model-vs-RTL agreement and pciebench on rtl:pio.
