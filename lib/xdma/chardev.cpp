@@ -69,9 +69,9 @@ chardev::paths chardev::default_paths(unsigned card, unsigned channel)
 
 chardev::chardev(paths p, unsigned queue_depth) : p_(std::make_unique<impl>()), paths_(std::move(p)), qd_(queue_depth)
 {
-	if (qd_ == 0 || qd_ > 256)
+	if (qd_ == 0 || qd_ > 1024)
 		throw error(errc::invalid_argument,
-			    fmt::format("XDMA char devices: queue depth {} is not 1..256 (one thread per transfer in "
+			    fmt::format("XDMA char devices: queue depth {} is not 1..1024 (one thread per transfer in "
 					"flight)",
 					qd_));
 	p_->h2c = ::open(paths_.h2c.c_str(), O_RDWR | O_CLOEXEC);

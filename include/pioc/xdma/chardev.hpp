@@ -31,7 +31,7 @@ public:
 	/** "/dev/xdma<card>_h2c_<ch>", "..._c2h_<ch>", "/dev/xdma<card>_user". */
 	static paths default_paths(unsigned card, unsigned channel);
 	/** Opens the H2C and C2H devices (user is mapped on demand) and starts
-	 *  @p queue_depth (1..256) I/O threads. Throws pioc::error naming the path. */
+	 *  @p queue_depth (1..1024) I/O threads. Throws pioc::error naming the path. */
 	explicit chardev(paths p, unsigned queue_depth = 8);
 	~chardev();
 	chardev(const chardev &) = delete;

@@ -351,9 +351,12 @@ public:
 			const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC);
 			if (st & r::ST_ERRORS)
 				fail(st, "error reported by interrupt");
-			// BUSY may still read 1 here (older IP versions): the completed
-			// count is the truth, not BUSY or DESC_STOPPED.
-			if (io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED) < c_.expected_)
+			// BUSY may still read 1 here (older IP versions): ignore it.
+			// DESC_STOPPED (status resets at each run start; STOP is on the
+			// run's last descriptor only) proves the run done; without it
+			// the completed count decides, at one more round trip.
+			if (!(st & r::ST_DESC_STOPPED) &&
+			    io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED) < c_.expected_)
 				return 0; // an earlier event's interrupt: the stop raises its own
 			break;
 		}
