@@ -22,7 +22,8 @@ expect_usage() { # args... ; expected text is the last argument
 expect_usage pio --sizes 0 "outside 1..8192"
 expect_usage pio --sizes 16K "outside 1..8192"
 expect_usage pio --ops jump "not one of"
-expect_usage pio --mem-type xx "not one of uc"
+expect_usage pio --mem-type xx "--mem-type: memory type 'xx' is not one of uc, wc, wt, wb"
+expect_usage pio --op-code hash "--op-code: op code 'hash' is not one of echo, not, add1, bloom"
 expect_usage pio --bogus "unknown option"
 expect_usage frobnicate "unknown command"
 rc=0; err=$("$pb" pio --device sim:nope 2>&1 >/dev/null) || rc=$?

@@ -191,7 +191,7 @@ int cmd_invoke(int argc, char **argv)
 		return 0;
 	auto v = coherent::parse_variant(o.variant);
 	if (!v)
-		throw usage_error(fmt::format("--variant {}: expected 5a, 5b, 5c or 5d", o.variant));
+		throw usage_error("--variant: " + unknown_name(coherent::variant_names, o.variant, "variant"));
 	auto sizes = parse_size_list(o.sizes);
 	for (auto s : sizes)
 		if (s == 0 || s > coherent::max_message)

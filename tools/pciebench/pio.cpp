@@ -254,7 +254,7 @@ pio_options parse_args(int argc, char **argv, bool &help)
 		 [&](std::string_view v) {
 			 auto x = pio::parse_op(v);
 			 if (!x)
-				 throw usage_error(fmt::format("op code '{}' is not one of echo, not, add1, bloom", v));
+				 throw usage_error(unknown_name(pio::op_names, v, "op code"));
 			 o.code = *x;
 		 },
 		 0, "echo");
