@@ -6,6 +6,7 @@
 //   ecibench queue     CNI cachable queue round trips between two real cores
 //   ecibench pingpong  raw cache-line ping-pong (the floor) and FastForward
 #include "common/cli.hpp"
+#include "common/subcommands.hpp"
 
 #include "kmod/kmod_transport.hpp"
 
@@ -187,7 +188,7 @@ int cmd_invoke(int argc, char **argv)
 		"5a up to 16 KiB in 120-byte chunks, 5b up to 120 B; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
 		 "example: ecibench invoke --sizes 64 --shared --json");
-	if (!c.parse(argc, argv, 2))
+	if (!c.parse(argc, argv))
 		return 0;
 	auto v = coherent::parse_variant(o.variant);
 	if (!v)
@@ -481,7 +482,7 @@ int cmd_threads(int argc, char **argv, bool queue)
 	c.epilog(queue ? "example: ecibench queue --peer device --json   # 4 line exchanges per round trip\n"
 			 "         ecibench queue --window eci0          # both cores on the FPGA-homed window"
 		       : "example: ecibench pingpong --ops floor,ff --cpu 1");
-	if (!c.parse(argc, argv, 2))
+	if (!c.parse(argc, argv))
 		return 0;
 	const bool device = peer_s == "device";
 	if (!device && peer_s != "core")
@@ -585,6 +586,27 @@ int cmd_threads(int argc, char **argv, bool queue)
 	return 0;
 }
 
+int run_invoke(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_invoke(argc, argv); });
+}
+
+int run_queue(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_threads(argc, argv, true); });
+}
+
+int run_pingpong(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_threads(argc, argv, false); });
+}
+
+constexpr subcommand commands[] = {
+	{"invoke", run_invoke, "Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)"},
+	{"queue", run_queue, "CNI cachable queue round trips (two cores, or core and modelled device)"},
+	{"pingpong", run_pingpong, "raw cache-line ping-pong (the floor) and FastForward"},
+};
+
 void usage(std::FILE *to)
 {
 	fmt::print(to, "usage: ecibench COMMAND [options]\n\n"
@@ -593,10 +615,9 @@ void usage(std::FILE *to)
 		       "ECI window with --window; 'queue' and 'pingpong' run for real between two cores\n"
 		       "of this machine (measured time), on the heap or in an ECI window (--window);\n"
 		       "'queue --peer device' puts the modelled FPGA at the other end (SIMULATED time).\n\n"
-		       "commands:\n"
-		       "  invoke      Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)\n"
-		       "  queue       CNI cachable queue round trips (two cores, or core and modelled device)\n"
-		       "  pingpong    raw cache-line ping-pong (the floor) and FastForward\n\n"
+		       "commands:\n");
+	print_subcommands(to, commands);
+	fmt::print(to, "\n'ecibench COMMAND --help' explains a command's options.\n\n"
 		       "examples:\n"
 		       "  ecibench invoke --sizes 64                 # Fig. 6: ~900 ns simulated\n"
 		       "  ecibench invoke --sizes 64 --shared        # Fig. 6: the Shared answer\n"
@@ -609,23 +630,5 @@ void usage(std::FILE *to)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return exit_usage;
-	}
-	std::string_view cmd = argv[1];
-	if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-		usage(stdout);
-		return 0;
-	}
-	std::string prog = fmt::format("ecibench {}", cmd);
-	if (cmd == "invoke")
-		return run(prog, [&] { return cmd_invoke(argc, argv); });
-	if (cmd == "queue")
-		return run(prog, [&] { return cmd_threads(argc, argv, true); });
-	if (cmd == "pingpong")
-		return run(prog, [&] { return cmd_threads(argc, argv, false); });
-	fmt::print(stderr, "ecibench: unknown command '{}'\n", cmd);
-	usage(stderr);
-	return exit_usage;
+	return dispatch("ecibench", commands, usage, argc, argv);
 }
