@@ -168,6 +168,72 @@ bench::histogram time_calls(Inv &inv, std::size_t n, std::uint64_t iters, std::u
 	return h;
 }
 
+// --engine: model or rtl, and what the RTL engine can run (a simulated 5a or
+// 5b on 128-byte lines, not pipelined; 5b messages of one line).
+void check_engine_options(const invoke_opts &o, coherent::variant v, const std::vector<std::uint64_t> &sizes, bool sim)
+{
+	const bool use_rtl = o.engine == "rtl";
+	if (o.engine != "model" && !use_rtl)
+		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
+	if (use_rtl) {
+#ifndef PIOC_HAVE_RTL
+		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
+						 "-DPIOC_RTL=ON; needs Verilator)");
+#endif
+		if (!sim || o.pipelined || o.line != 128 || (v != coherent::variant::cpu_dev && v != coherent::variant::dev_dev))
+			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte lines, "
+					  "not pipelined");
+		for (auto s : sizes)
+			if (v == coherent::variant::dev_dev && s > 120)
+				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine's Fig. 5b messages are "
+							      "one line (at most 120 B): pass --sizes, e.g. --sizes 8,64,120",
+							      s));
+	}
+}
+
+// The report's header: which device and engine, which variant and answer.
+bench::report describe_invoke_run(const invoke_opts &o, coherent::variant v, bool sim, bool use_rtl)
+{
+	bench::report rep;
+	rep.tool = "ecibench invoke";
+	rep.device = sim ? "sim:eci" : o.window;
+	rep.transport = use_rtl ? "rtl" : sim ? "sim" : "kmod";
+	if (use_rtl)
+		rep.device = "rtl:coh";
+	rep.memory_type = "wb";
+	rep.simulated = sim;
+	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
+	rep.extra["variant"] = std::string(coherent::to_string(v));
+	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
+	rep.extra["pipelined"] = o.pipelined;
+	if (sim)
+		rep.extra["engine"] = o.engine;
+	return rep;
+}
+
+// Invocations through an ECI window (the Enzian image): measured time.
+void run_on_window(const invoke_opts &o, const std::vector<std::uint64_t> &sizes, std::uint32_t data_lines,
+		   bench::report &rep)
+{
+	rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
+	window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
+	void *p = w.base;
+	std::uint64_t size = w.size;
+	std::uint32_t line = static_cast<std::uint32_t>(o.line);
+	auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel),
+						 regs::coh_dev::CHANNEL_STRIDE, data_lines);
+	coherent::cpu_options co;
+	co.pipelined = o.pipelined;
+	coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
+	inv.resync();
+	hw_clock clk;
+	for (auto s : sizes) {
+		auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
+				    [&] { return double(clk.now_ns()); });
+		rep.results.push_back(bench::result::from("invoke", s, h));
+	}
+}
+
 int cmd_invoke(int argc, char **argv)
 {
 	invoke_opts o;
@@ -203,56 +269,12 @@ int cmd_invoke(int argc, char **argv)
 	else if (c.given("window-size"))
 		throw usage_error("--window-size: needs --window (the simulated device has no window to map)");
 	const bool use_rtl = o.engine == "rtl";
-	if (o.engine != "model" && !use_rtl)
-		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
-	if (use_rtl) {
-#ifndef PIOC_HAVE_RTL
-		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
-						 "-DPIOC_RTL=ON; needs Verilator)");
-#endif
-		if (!sim || o.pipelined || o.line != 128 || (*v != coherent::variant::cpu_dev && *v != coherent::variant::dev_dev))
-			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte lines, "
-					  "not pipelined");
-		for (auto s : sizes)
-			if (*v == coherent::variant::dev_dev && s > 120)
-				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine's Fig. 5b messages are "
-							      "one line (at most 120 B): pass --sizes, e.g. --sizes 8,64,120",
-							      s));
-	}
-	bench::report rep;
-	rep.tool = "ecibench invoke";
-	rep.device = sim ? "sim:eci" : o.window;
-	rep.transport = use_rtl ? "rtl" : sim ? "sim" : "kmod";
-	if (use_rtl)
-		rep.device = "rtl:coh";
-	rep.memory_type = "wb";
-	rep.simulated = sim;
-	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
-	rep.extra["variant"] = std::string(coherent::to_string(*v));
-	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
-	rep.extra["pipelined"] = o.pipelined;
-	if (sim)
-		rep.extra["engine"] = o.engine;
+	check_engine_options(o, *v, sizes, sim);
+	bench::report rep = describe_invoke_run(o, *v, sim, use_rtl);
 	const std::uint32_t data_lines = o.pipelined ? 128 : 0;
 
 	if (!sim) {
-		rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
-		window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
-		void *p = w.base;
-		std::uint64_t size = w.size;
-		std::uint32_t line = static_cast<std::uint32_t>(o.line);
-		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel),
-							 regs::coh_dev::CHANNEL_STRIDE, data_lines);
-		coherent::cpu_options co;
-		co.pipelined = o.pipelined;
-		coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
-		inv.resync();
-		hw_clock clk;
-		for (auto s : sizes) {
-			auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
-					    [&] { return double(clk.now_ns()); });
-			rep.results.push_back(bench::result::from("invoke", s, h));
-		}
+		run_on_window(o, sizes, data_lines, rep);
 		emit(rep, o.common.format);
 		return 0;
 	}
