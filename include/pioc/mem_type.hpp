@@ -3,6 +3,8 @@
  */
 #pragma once
 
+#include <pioc/enum_names.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -17,6 +19,11 @@ enum class mem_type : std::uint8_t {
 	wc = 1, ///< write-combining: stores merge into full-line bursts; loads uncached
 	wt = 2, ///< write-through: loads fill cache lines; stores go straight out
 	wb = 3, ///< write-back cacheable: normal memory (ECI coherent windows)
+};
+
+/** The names of memory types (enum_names.hpp: one table, both directions). */
+inline constexpr enum_name<mem_type> mem_type_names[] = {
+	{mem_type::uc, "uc"}, {mem_type::wc, "wc"}, {mem_type::wt, "wt"}, {mem_type::wb, "wb"},
 };
 
 /** "uc", "wc", "wt", "wb". */

@@ -23,6 +23,7 @@
  */
 #pragma once
 
+#include <pioc/enum_names.hpp>
 #include <pioc/error.hpp>
 #include <pioc/io.hpp>
 #include <pioc/mem_type.hpp>
@@ -48,9 +49,14 @@ namespace pioc::pio {
 
 namespace regs = pioc::regs::pio_dev;
 
+/** The names of the device functions (enum_names.hpp). */
+inline constexpr enum_name<op> op_names[] = {
+	{op::echo, "echo"}, {op::bit_not, "not"}, {op::add1, "add1"}, {op::bloom, "bloom"},
+};
+
 /** "echo", "not", "add1", "bloom". */
 std::string_view to_string(op o) noexcept;
-/** Parses "echo", "not", "add1", "bloom"; nullopt otherwise. */
+/** Parses a name of op_names (case-insensitive); nullopt otherwise. */
 std::optional<op> parse_op(std::string_view s) noexcept;
 
 /** Largest request (and response) in bytes. */

@@ -9,6 +9,8 @@
  */
 #pragma once
 
+#include <pioc/enum_names.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -45,7 +47,15 @@ constexpr unsigned wide_bytes(wide_isa w) noexcept
 	return 8;
 }
 
+/** The names of the instruction families (enum_names.hpp), as PIOC_WIDE takes them. */
+inline constexpr enum_name<wide_isa> wide_isa_names[] = {
+	{wide_isa::none, "none"}, {wide_isa::sse, "sse"}, {wide_isa::avx2, "avx2"},
+	{wide_isa::avx512, "avx512"}, {wide_isa::movdir64b, "movdir64b"}, {wide_isa::neon, "neon"},
+};
+
+/** "none", "sse", "avx2", "avx512", "movdir64b", "neon". */
 std::string_view to_string(wide_isa w) noexcept;
+/** Parses a name of wide_isa_names (case-insensitive); nullopt otherwise. */
 std::optional<wide_isa> parse_wide_isa(std::string_view s) noexcept;
 /** True if this CPU can execute @p w. */
 bool wide_isa_supported(wide_isa w) noexcept;

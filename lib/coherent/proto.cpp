@@ -7,26 +7,12 @@ namespace pioc::coherent {
 
 std::string_view to_string(variant v) noexcept
 {
-	switch (v) {
-	case variant::cpu_dev: return "5a";
-	case variant::dev_dev: return "5b";
-	case variant::cpu_cpu: return "5c";
-	case variant::dev_cpu: return "5d";
-	}
-	return "?";
+	return name_of(variant_names, v);
 }
 
 std::optional<variant> parse_variant(std::string_view s) noexcept
 {
-	if (s == "5a" || s == "a" || s == "cpu-dev")
-		return variant::cpu_dev;
-	if (s == "5b" || s == "b" || s == "dev-dev")
-		return variant::dev_dev;
-	if (s == "5c" || s == "c" || s == "cpu-cpu")
-		return variant::cpu_cpu;
-	if (s == "5d" || s == "d" || s == "dev-cpu")
-		return variant::dev_cpu;
-	return std::nullopt;
+	return parse_name(variant_names, s);
 }
 
 layout layout::for_channel(std::uint64_t window_bytes, std::uint32_t line, std::uint32_t index,

@@ -1,27 +1,31 @@
 // Error codes and the exception type of libpioc.
 #include <pioc/error.hpp>
+#include <pioc/enum_names.hpp>
 
 #include <cerrno>
 #include <cstring>
 
 namespace pioc {
 
+// Private: nothing parses error codes, but the names come from one table like
+// every other enum's (enum_names.hpp).
+constexpr enum_name<errc> errc_names[] = {
+	{errc::ok, "ok"},
+	{errc::invalid_argument, "invalid_argument"},
+	{errc::out_of_range, "out_of_range"},
+	{errc::misaligned, "misaligned"},
+	{errc::not_found, "not_found"},
+	{errc::not_supported, "not_supported"},
+	{errc::permission, "permission"},
+	{errc::device_gone, "device_gone"},
+	{errc::timeout, "timeout"},
+	{errc::device_error, "device_error"},
+	{errc::os_error, "os_error"},
+};
+
 std::string_view to_string(errc c) noexcept
 {
-	switch (c) {
-	case errc::ok: return "ok";
-	case errc::invalid_argument: return "invalid_argument";
-	case errc::out_of_range: return "out_of_range";
-	case errc::misaligned: return "misaligned";
-	case errc::not_found: return "not_found";
-	case errc::not_supported: return "not_supported";
-	case errc::permission: return "permission";
-	case errc::device_gone: return "device_gone";
-	case errc::timeout: return "timeout";
-	case errc::device_error: return "device_error";
-	case errc::os_error: return "os_error";
-	}
-	return "unknown";
+	return name_of(errc_names, c);
 }
 
 error::error(errc code, const std::string &msg) : std::runtime_error(msg), code_(code) {}

@@ -13,24 +13,12 @@ namespace pioc {
 
 std::string_view to_string(wide_isa w) noexcept
 {
-	switch (w) {
-	case wide_isa::none: return "none";
-	case wide_isa::sse: return "sse";
-	case wide_isa::avx2: return "avx2";
-	case wide_isa::avx512: return "avx512";
-	case wide_isa::movdir64b: return "movdir64b";
-	case wide_isa::neon: return "neon";
-	}
-	return "?";
+	return name_of(wide_isa_names, w);
 }
 
 std::optional<wide_isa> parse_wide_isa(std::string_view s) noexcept
 {
-	for (auto w : {wide_isa::none, wide_isa::sse, wide_isa::avx2, wide_isa::avx512,
-		       wide_isa::movdir64b, wide_isa::neon})
-		if (s == to_string(w))
-			return w;
-	return std::nullopt;
+	return parse_name(wide_isa_names, s);
 }
 
 bool wide_isa_supported(wide_isa w) noexcept

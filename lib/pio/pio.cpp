@@ -8,21 +8,12 @@ namespace pioc::pio {
 
 std::string_view to_string(op o) noexcept
 {
-	switch (o) {
-	case op::echo: return "echo";
-	case op::bit_not: return "not";
-	case op::add1: return "add1";
-	case op::bloom: return "bloom";
-	}
-	return "?";
+	return name_of(op_names, o);
 }
 
 std::optional<op> parse_op(std::string_view s) noexcept
 {
-	for (op o : {op::echo, op::bit_not, op::add1, op::bloom})
-		if (s == to_string(o))
-			return o;
-	return std::nullopt;
+	return parse_name(op_names, s);
 }
 
 namespace detail {

@@ -27,6 +27,8 @@ refused --pipelined --pipelined
 refused --channel --channel 4
 refused --line --line 64
 refused --engine --engine rtl
+# A variant name it does not know is refused naming the value and the names.
+refused "--variant: variant '5e' is not one of 5a, 5b, 5c, 5d, a," --variant 5e
 
 err=$("$bench" invoke --window-size 4096 --no-pin -n 1 -w 0 2>&1 >/dev/null); rc=$?
 if [ $rc -eq 2 ] && echo "$err" | grep -q -- --window-size; then echo "ok   --window-size without --window: refused"

@@ -21,8 +21,11 @@ expect_usage() { # args... ; expected text is the last argument
 }
 expect_usage pio --sizes 0 "outside 1..8192"
 expect_usage pio --sizes 16K "outside 1..8192"
-expect_usage pio --ops jump "not one of"
-expect_usage pio --mem-type xx "not one of uc"
+expect_usage pio --ops write,jump "--ops: operation 'jump' is not one of write, read, write_read, write_stream, read_stream"
+expect_usage pio --mem-type xx "--mem-type: memory type 'xx' is not one of uc, wc, wt, wb"
+expect_usage pio --op-code hash "--op-code: op code 'hash' is not one of echo, not, add1, bloom"
+expect_usage dma --tests LAT_RD,BW_X "--tests: test 'BW_X' is not one of LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR"
+expect_usage dma --cache cold "--cache: cache mode 'cold' is not one of warm, thrash, host-warm"
 expect_usage pio --bogus "unknown option"
 expect_usage frobnicate "unknown command"
 rc=0; err=$("$pb" pio --device sim:nope 2>&1 >/dev/null) || rc=$?

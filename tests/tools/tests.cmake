@@ -76,3 +76,11 @@ if(TARGET ecibench)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-ecibench-window-options.sh $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.ecibench_window_options PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
+
+# pciebench and ecibench share one subcommand dispatch: "help COMMAND", an
+# unknown command naming the known ones, exit codes (under a second).
+if(TARGET pciebench AND TARGET ecibench)
+  add_test(NAME tools.subcommands
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-subcommands.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>)
+  set_tests_properties(tools.subcommands PROPERTIES TIMEOUT 60 LABELS tools)
+endif()

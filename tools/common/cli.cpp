@@ -344,7 +344,7 @@ mem_type parse_mem(std::string_view s)
 {
 	if (auto t = parse_mem_type(s))
 		return *t;
-	throw usage_error(fmt::format("memory type '{}' is not one of uc, wc, wt, wb", s));
+	throw usage_error(unknown_name(mem_type_names, s, "memory type"));
 }
 
 // ---- placement, progress, running -------------------------------------------

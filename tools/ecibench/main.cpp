@@ -6,6 +6,7 @@
 //   ecibench queue     CNI cachable queue round trips between two real cores
 //   ecibench pingpong  raw cache-line ping-pong (the floor) and FastForward
 #include "common/cli.hpp"
+#include "common/subcommands.hpp"
 
 #include "kmod/kmod_transport.hpp"
 
@@ -167,6 +168,72 @@ bench::histogram time_calls(Inv &inv, std::size_t n, std::uint64_t iters, std::u
 	return h;
 }
 
+// --engine: model or rtl, and what the RTL engine can run (a simulated 5a or
+// 5b on 128-byte lines, not pipelined; 5b messages of one line).
+void check_engine_options(const invoke_opts &o, coherent::variant v, const std::vector<std::uint64_t> &sizes, bool sim)
+{
+	const bool use_rtl = o.engine == "rtl";
+	if (o.engine != "model" && !use_rtl)
+		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
+	if (use_rtl) {
+#ifndef PIOC_HAVE_RTL
+		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
+						 "-DPIOC_RTL=ON; needs Verilator)");
+#endif
+		if (!sim || o.pipelined || o.line != 128 || (v != coherent::variant::cpu_dev && v != coherent::variant::dev_dev))
+			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte lines, "
+					  "not pipelined");
+		for (auto s : sizes)
+			if (v == coherent::variant::dev_dev && s > 120)
+				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine's Fig. 5b messages are "
+							      "one line (at most 120 B): pass --sizes, e.g. --sizes 8,64,120",
+							      s));
+	}
+}
+
+// The report's header: which device and engine, which variant and answer.
+bench::report describe_invoke_run(const invoke_opts &o, coherent::variant v, bool sim, bool use_rtl)
+{
+	bench::report rep;
+	rep.tool = "ecibench invoke";
+	rep.device = sim ? "sim:eci" : o.window;
+	rep.transport = use_rtl ? "rtl" : sim ? "sim" : "kmod";
+	if (use_rtl)
+		rep.device = "rtl:coh";
+	rep.memory_type = "wb";
+	rep.simulated = sim;
+	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
+	rep.extra["variant"] = std::string(coherent::to_string(v));
+	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
+	rep.extra["pipelined"] = o.pipelined;
+	if (sim)
+		rep.extra["engine"] = o.engine;
+	return rep;
+}
+
+// Invocations through an ECI window (the Enzian image): measured time.
+void run_on_window(const invoke_opts &o, const std::vector<std::uint64_t> &sizes, std::uint32_t data_lines,
+		   bench::report &rep)
+{
+	rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
+	window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
+	void *p = w.base;
+	std::uint64_t size = w.size;
+	std::uint32_t line = static_cast<std::uint32_t>(o.line);
+	auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel),
+						 regs::coh_dev::CHANNEL_STRIDE, data_lines);
+	coherent::cpu_options co;
+	co.pipelined = o.pipelined;
+	coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
+	inv.resync();
+	hw_clock clk;
+	for (auto s : sizes) {
+		auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
+				    [&] { return double(clk.now_ns()); });
+		rep.results.push_back(bench::result::from("invoke", s, h));
+	}
+}
+
 int cmd_invoke(int argc, char **argv)
 {
 	invoke_opts o;
@@ -187,11 +254,11 @@ int cmd_invoke(int argc, char **argv)
 		"5a up to 16 KiB in 120-byte chunks, 5b up to 120 B; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
 		 "example: ecibench invoke --sizes 64 --shared --json");
-	if (!c.parse(argc, argv, 2))
+	if (!c.parse(argc, argv))
 		return 0;
 	auto v = coherent::parse_variant(o.variant);
 	if (!v)
-		throw usage_error(fmt::format("--variant {}: expected 5a, 5b, 5c or 5d", o.variant));
+		throw usage_error("--variant: " + unknown_name(coherent::variant_names, o.variant, "variant"));
 	auto sizes = parse_size_list(o.sizes);
 	for (auto s : sizes)
 		if (s == 0 || s > coherent::max_message)
@@ -202,56 +269,12 @@ int cmd_invoke(int argc, char **argv)
 	else if (c.given("window-size"))
 		throw usage_error("--window-size: needs --window (the simulated device has no window to map)");
 	const bool use_rtl = o.engine == "rtl";
-	if (o.engine != "model" && !use_rtl)
-		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
-	if (use_rtl) {
-#ifndef PIOC_HAVE_RTL
-		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
-						 "-DPIOC_RTL=ON; needs Verilator)");
-#endif
-		if (!sim || o.pipelined || o.line != 128 || (*v != coherent::variant::cpu_dev && *v != coherent::variant::dev_dev))
-			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte lines, "
-					  "not pipelined");
-		for (auto s : sizes)
-			if (*v == coherent::variant::dev_dev && s > 120)
-				throw usage_error(fmt::format("--engine rtl: size {} B; the RTL engine's Fig. 5b messages are "
-							      "one line (at most 120 B): pass --sizes, e.g. --sizes 8,64,120",
-							      s));
-	}
-	bench::report rep;
-	rep.tool = "ecibench invoke";
-	rep.device = sim ? "sim:eci" : o.window;
-	rep.transport = use_rtl ? "rtl" : sim ? "sim" : "kmod";
-	if (use_rtl)
-		rep.device = "rtl:coh";
-	rep.memory_type = "wb";
-	rep.simulated = sim;
-	rep.cpu = pin_timing_thread(eci_info(rep.device, sim), o.common);
-	rep.extra["variant"] = std::string(coherent::to_string(*v));
-	rep.extra["answer"] = o.shared ? "shared" : "exclusive";
-	rep.extra["pipelined"] = o.pipelined;
-	if (sim)
-		rep.extra["engine"] = o.engine;
+	check_engine_options(o, *v, sizes, sim);
+	bench::report rep = describe_invoke_run(o, *v, sim, use_rtl);
 	const std::uint32_t data_lines = o.pipelined ? 128 : 0;
 
 	if (!sim) {
-		rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
-		window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
-		void *p = w.base;
-		std::uint64_t size = w.size;
-		std::uint32_t line = static_cast<std::uint32_t>(o.line);
-		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel),
-							 regs::coh_dev::CHANNEL_STRIDE, data_lines);
-		coherent::cpu_options co;
-		co.pipelined = o.pipelined;
-		coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
-		inv.resync();
-		hw_clock clk;
-		for (auto s : sizes) {
-			auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
-					    [&] { return double(clk.now_ns()); });
-			rep.results.push_back(bench::result::from("invoke", s, h));
-		}
+		run_on_window(o, sizes, data_lines, rep);
 		emit(rep, o.common.format);
 		return 0;
 	}
@@ -481,7 +504,7 @@ int cmd_threads(int argc, char **argv, bool queue)
 	c.epilog(queue ? "example: ecibench queue --peer device --json   # 4 line exchanges per round trip\n"
 			 "         ecibench queue --window eci0          # both cores on the FPGA-homed window"
 		       : "example: ecibench pingpong --ops floor,ff --cpu 1");
-	if (!c.parse(argc, argv, 2))
+	if (!c.parse(argc, argv))
 		return 0;
 	const bool device = peer_s == "device";
 	if (!device && peer_s != "core")
@@ -585,6 +608,27 @@ int cmd_threads(int argc, char **argv, bool queue)
 	return 0;
 }
 
+int run_invoke(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_invoke(argc, argv); });
+}
+
+int run_queue(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_threads(argc, argv, true); });
+}
+
+int run_pingpong(int argc, char **argv)
+{
+	return run(argv[0], [&] { return cmd_threads(argc, argv, false); });
+}
+
+constexpr subcommand commands[] = {
+	{"invoke", run_invoke, "Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)"},
+	{"queue", run_queue, "CNI cachable queue round trips (two cores, or core and modelled device)"},
+	{"pingpong", run_pingpong, "raw cache-line ping-pong (the floor) and FastForward"},
+};
+
 void usage(std::FILE *to)
 {
 	fmt::print(to, "usage: ecibench COMMAND [options]\n\n"
@@ -593,10 +637,9 @@ void usage(std::FILE *to)
 		       "ECI window with --window; 'queue' and 'pingpong' run for real between two cores\n"
 		       "of this machine (measured time), on the heap or in an ECI window (--window);\n"
 		       "'queue --peer device' puts the modelled FPGA at the other end (SIMULATED time).\n\n"
-		       "commands:\n"
-		       "  invoke      Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)\n"
-		       "  queue       CNI cachable queue round trips (two cores, or core and modelled device)\n"
-		       "  pingpong    raw cache-line ping-pong (the floor) and FastForward\n\n"
+		       "commands:\n");
+	print_subcommands(to, commands);
+	fmt::print(to, "\n'ecibench COMMAND --help' explains a command's options.\n\n"
 		       "examples:\n"
 		       "  ecibench invoke --sizes 64                 # Fig. 6: ~900 ns simulated\n"
 		       "  ecibench invoke --sizes 64 --shared        # Fig. 6: the Shared answer\n"
@@ -609,23 +652,5 @@ void usage(std::FILE *to)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return exit_usage;
-	}
-	std::string_view cmd = argv[1];
-	if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-		usage(stdout);
-		return 0;
-	}
-	std::string prog = fmt::format("ecibench {}", cmd);
-	if (cmd == "invoke")
-		return run(prog, [&] { return cmd_invoke(argc, argv); });
-	if (cmd == "queue")
-		return run(prog, [&] { return cmd_threads(argc, argv, true); });
-	if (cmd == "pingpong")
-		return run(prog, [&] { return cmd_threads(argc, argv, false); });
-	fmt::print(stderr, "ecibench: unknown command '{}'\n", cmd);
-	usage(stderr);
-	return exit_usage;
+	return dispatch("ecibench", commands, usage, argc, argv);
 }

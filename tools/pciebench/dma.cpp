@@ -13,6 +13,7 @@
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
 #include <pioc/device.hpp>
+#include <pioc/enum_names.hpp>
 #include <pioc/pcie_model.hpp>
 #include <pioc/place.hpp>
 #include <pioc/sim/pcie_link.hpp>
@@ -30,20 +31,16 @@ namespace pioc::tool {
 namespace {
 
 enum class test { lat_rd, lat_wrrd, bw_rd, bw_wr, bw_rdwr };
-constexpr std::pair<test, std::string_view> test_names[] = {
+constexpr enum_name<test> test_names[] = {
 	{test::lat_rd, "LAT_RD"}, {test::lat_wrrd, "LAT_WRRD"}, {test::bw_rd, "BW_RD"},
 	{test::bw_wr, "BW_WR"},   {test::bw_rdwr, "BW_RDWR"},
 };
-std::string_view name_of(test t)
-{
-	for (auto &[k, n] : test_names)
-		if (k == t)
-			return n;
-	return "?";
-}
+std::string name_of(test t) { return std::string(pioc::name_of(test_names, t)); }
 bool is_bw(test t) { return t == test::bw_rd || t == test::bw_wr || t == test::bw_rdwr; }
 
 enum class cache_mode { warm, thrash, host_warm };
+constexpr enum_name<cache_mode> cache_mode_names[] = {
+	{cache_mode::warm, "warm"}, {cache_mode::thrash, "thrash"}, {cache_mode::host_warm, "host-warm"}};
 
 struct dma_opts {
 	bench_options common;
@@ -252,14 +249,15 @@ int run_xilinx(const dma_opts &o, const std::string &spec)
 	return exit_ok;
 }
 
-int run_dma(int argc, char **argv)
+// The command line into @p o; false if --help was printed. @p cache keeps the
+// --cache text for the report.
+bool parse_dma_options(int argc, char **argv, dma_opts &o, std::string &cache)
 {
-	dma_opts o;
 	o.common.device = "sim:xdma";
 	o.common.iterations = 2000;
 	o.common.warmup = 100;
 	std::string tests = "LAT_RD,LAT_WRRD,BW_RD,BW_WR,BW_RDWR", sizes = "64,256,1K,4K,16K,64K";
-	std::string cache = "warm", completion = "writeback";
+	std::string completion = "writeback";
 	cli c(argv[0], "pcie-bench DMA suite on an XDMA engine (user-space descriptor driver).");
 	add_bench_options(c, o.common, opt_device | opt_format | opt_cpu | opt_iterations | opt_quiet);
 	c.value("tests", "LIST", "LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR", tests, 't');
@@ -297,40 +295,26 @@ int run_dma(int argc, char **argv)
 		 "(pread/pwrite only, one I/O thread per transfer in flight for --queue-depth: the stock\n"
 		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).");
 	if (!c.parse(argc, argv))
-		return exit_ok;
+		return false;
 	for (const auto &w : split_list(tests, "--tests")) {
-		auto it = std::find_if(std::begin(test_names), std::end(test_names),
-				       [&](auto &kv) { return kv.second == w; });
-		if (it == std::end(test_names))
-			throw usage_error(fmt::format("--tests: '{}' is not one of LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR", w));
-		o.tests.push_back(it->first);
+		auto t = parse_name(test_names, w);
+		if (!t)
+			throw usage_error("--tests: " + unknown_name(test_names, w, "test"));
+		o.tests.push_back(*t);
 	}
 	o.sizes = parse_size_list(sizes);
-	if (cache == "warm")
-		o.cache = cache_mode::warm;
-	else if (cache == "thrash")
-		o.cache = cache_mode::thrash;
-	else if (cache == "host-warm")
-		o.cache = cache_mode::host_warm;
-	else
-		throw usage_error(fmt::format("--cache: '{}' is not warm, thrash or host-warm", cache));
+	auto cm = parse_name(cache_mode_names, cache);
+	if (!cm)
+		throw usage_error("--cache: " + unknown_name(cache_mode_names, cache, "cache mode"));
+	o.cache = *cm;
 	o.mode = xdma::completion_from(completion);
+	return true;
+}
 
-	if (o.common.device.rfind("xilinx:", 0) == 0)
-		return run_xilinx(o, o.common.device);
-	device dev = device::open(o.common.device);
-	if (o.numa && !dev.simulated() && dev.info().numa_node >= 0 && *o.numa != dev.info().numa_node)
-		throw error(errc::not_supported,
-			    fmt::format("{}: --numa {}: DMA buffers come from the pioc module on the device's node {}",
-					dev.spec(), *o.numa, dev.info().numa_node));
-	xdma::options xo;
-	if (o.bar)
-		xo.config_bar = *o.bar;
-	xo.ring_descriptors = 8192;
-	xdma::dma x(dev, xo);
-	if (!o.card_given && x.sim())
-		o.card = x.sim()->card_data_base();
-	// The whole card window must fit the card's address space: say so before anything runs.
+// The whole card window of every size must fit the card's address space: say
+// so before anything runs.
+void check_card_window(const device &dev, const xdma::dma &x, const dma_opts &o)
+{
 	const std::uint64_t card_limit = x.sim() ? x.sim()->card_memory_size() : 0;
 	for (std::uint64_t size : o.sizes) {
 		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
@@ -343,11 +327,24 @@ int run_dma(int argc, char **argv)
 						dev.spec(), size, o.card, o.card + span - 1, span, card_limit,
 						card_limit - 1));
 	}
-	auto &h2c = x.h2c(unsigned(o.channel));
-	auto &c2h = x.c2h(unsigned(o.channel));
-	h2c.set_completion(o.mode);
-	c2h.set_completion(o.mode);
+}
 
+// The pcie-bench model of this device's link, for the bandwidth rows' model_gbps.
+pcie_model::model link_model(const device &dev, const xdma::dma &x)
+{
+	const auto &li = dev.info().link;
+	pcie_model::params mp;
+	mp.gen = li.gen ? li.gen : 3;
+	mp.lanes = li.width ? li.width : 8;
+	mp.mps = x.mps();
+	mp.mrrs = x.mrrs();
+	return pcie_model::model(mp);
+}
+
+// The report's header: what ran, where, and with which settings.
+bench::report describe_dma_run(device &dev, const xdma::dma &x, const dma_opts &o, const std::string &cache,
+			       const pcie_model::model &model)
+{
 	bench::report rep;
 	rep.tool = "pciebench dma";
 	rep.device = dev.spec();
@@ -366,18 +363,64 @@ int run_dma(int argc, char **argv)
 	rep.extra["config_bar"] = x.config_bar();
 	rep.extra["card_addr"] = o.card;
 	rep.extra["warmup"] = o.common.warmup;
-	const auto &li = dev.info().link;
-	pcie_model::params mp;
-	mp.gen = li.gen ? li.gen : 3;
-	mp.lanes = li.width ? li.width : 8;
-	mp.mps = x.mps();
-	mp.mrrs = x.mrrs();
-	pcie_model::model model(mp);
-	rep.extra["link"] = fmt::format("gen{} x{}", mp.gen, mp.lanes);
+	rep.extra["link"] = fmt::format("gen{} x{}", model.parameters().gen, model.parameters().lanes);
 	if (auto *l = dev.sim_link())
 		rep.extra["timing"] = l->timing().preset;
 	else
 		rep.extra["clock"] = "calibrated cycle counter";
+	return rep;
+}
+
+// One row: latency percentiles and phases, or bandwidth beside the model's.
+bench::result result_of(test t, std::uint64_t size, const outcome &out, const pcie_model::model &model,
+			std::uint64_t iterations)
+{
+	bench::result r = bench::result::from(name_of(t), size, out.lat);
+	if (is_bw(t)) {
+		r.mbps = double(out.bytes) / out.elapsed_ns * 1e3;
+		r.extra["gbps"] = double(out.bytes) * 8 / out.elapsed_ns;
+		const auto mr = model.evaluate(size);
+		// Device-initiated: H2C reads host memory (read), C2H writes it (write).
+		r.extra["model_gbps"] = t == test::bw_rd ? mr.read_gbps
+				       : t == test::bw_wr ? mr.write_gbps
+							  : mr.rdwr_rx_gbps + mr.rdwr_tx_gbps;
+		r.extra["ns_per_transfer"] = out.elapsed_ns / double(iterations);
+	} else {
+		r.extra["build_p50_ns"] = out.build.percentile(50);
+		r.extra["doorbell_p50_ns"] = out.doorbell.percentile(50);
+		r.extra["complete_p50_ns"] = out.complete.percentile(50);
+	}
+	return r;
+}
+
+int run_dma(int argc, char **argv)
+{
+	dma_opts o;
+	std::string cache = "warm";
+	if (!parse_dma_options(argc, argv, o, cache))
+		return exit_ok;
+	if (o.common.device.rfind("xilinx:", 0) == 0)
+		return run_xilinx(o, o.common.device);
+	device dev = device::open(o.common.device);
+	if (o.numa && !dev.simulated() && dev.info().numa_node >= 0 && *o.numa != dev.info().numa_node)
+		throw error(errc::not_supported,
+			    fmt::format("{}: --numa {}: DMA buffers come from the pioc module on the device's node {}",
+					dev.spec(), *o.numa, dev.info().numa_node));
+	xdma::options xo;
+	if (o.bar)
+		xo.config_bar = *o.bar;
+	xo.ring_descriptors = 8192;
+	xdma::dma x(dev, xo);
+	if (!o.card_given && x.sim())
+		o.card = x.sim()->card_data_base();
+	check_card_window(dev, x, o);
+	auto &h2c = x.h2c(unsigned(o.channel));
+	auto &c2h = x.c2h(unsigned(o.channel));
+	h2c.set_completion(o.mode);
+	c2h.set_completion(o.mode);
+
+	const pcie_model::model model = link_model(dev, x);
+	bench::report rep = describe_dma_run(dev, x, o, cache, model);
 
 	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size(), o.common.quiet);
 	std::uint64_t step = 0;
@@ -407,25 +450,7 @@ int run_dma(int argc, char **argv)
 				}
 				return run_latency(io, t, h2c, c2h, s, o.common.warmup, o.common.iterations);
 			});
-			bench::result r;
-			if (is_bw(t)) {
-				r = bench::result::from(std::string(name_of(t)), size, out.lat);
-				const double gbps = double(out.bytes) * 8 / out.elapsed_ns;
-				r.mbps = double(out.bytes) / out.elapsed_ns * 1e3;
-				r.extra["gbps"] = gbps;
-				const auto mr = model.evaluate(size);
-				// Device-initiated: H2C reads host memory (read), C2H writes it (write).
-				r.extra["model_gbps"] = t == test::bw_rd ? mr.read_gbps
-						       : t == test::bw_wr ? mr.write_gbps
-									  : mr.rdwr_rx_gbps + mr.rdwr_tx_gbps;
-				r.extra["ns_per_transfer"] = out.elapsed_ns / double(o.common.iterations);
-			} else {
-				r = bench::result::from(std::string(name_of(t)), size, out.lat);
-				r.extra["build_p50_ns"] = out.build.percentile(50);
-				r.extra["doorbell_p50_ns"] = out.doorbell.percentile(50);
-				r.extra["complete_p50_ns"] = out.complete.percentile(50);
-			}
-			rep.results.push_back(std::move(r));
+			rep.results.push_back(result_of(t, size, out, model, o.common.iterations));
 		}
 	}
 	prog.finish();

@@ -1,6 +1,7 @@
 // pciebench: PCIe benchmarks (pcie-bench methodology) on real or simulated devices.
 // Subcommands come from commands.hpp: {name, function, one-line help}.
 #include "commands.hpp"
+#include "common/subcommands.hpp"
 
 #include <fmt/format.h>
 
@@ -10,11 +11,7 @@
 
 namespace {
 
-struct subcommand {
-	std::string_view name;
-	int (*run)(int argc, char **argv);
-	std::string_view help;
-};
+using pioc::tool::subcommand;
 
 constexpr subcommand commands[] = {
 #define PCIEBENCH_ENTRY(name, help) {#name, pciebench_##name, help},
@@ -32,8 +29,7 @@ void usage(std::FILE *to)
 		   "by the link and device model, never measured.\n"
 		   "\n"
 		   "commands:\n");
-	for (const auto &c : commands)
-		fmt::print(to, "  {:<12}{}\n", c.name, c.help);
+	pioc::tool::print_subcommands(to, commands);
 	fmt::print(to,
 		   "\n"
 		   "devices (--device SPEC):\n"
@@ -57,33 +53,5 @@ void usage(std::FILE *to)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
-	const std::string_view cmd = argv[1];
-	if (cmd == "-h" || cmd == "--help" || cmd == "help") {
-		if (cmd == "help" && argc > 2) {
-			for (const auto &c : commands)
-				if (c.name == argv[2]) {
-					char help[] = "--help";
-					std::string prog = fmt::format("pciebench {}", c.name);
-					char *args[] = {prog.data(), help, nullptr};
-					return c.run(2, args);
-				}
-		}
-		usage(stdout);
-		return 0;
-	}
-	for (const auto &c : commands)
-		if (c.name == cmd) {
-			std::string prog = fmt::format("pciebench {}", c.name);
-			argv[1] = prog.data();
-			return c.run(argc - 1, argv + 1);
-		}
-	std::string known;
-	for (const auto &c : commands)
-		known += (known.empty() ? "" : ", ") + std::string(c.name);
-	fmt::print(stderr, "pciebench: unknown command '{}' (known: {}; see 'pciebench --help')\n", cmd, known);
-	return 2;
+	return pioc::tool::dispatch("pciebench", commands, usage, argc, argv);
 }

@@ -10,6 +10,7 @@
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
 #include <pioc/device.hpp>
+#include <pioc/enum_names.hpp>
 #include <pioc/error.hpp>
 #include <pioc/pio.hpp>
 #include <pioc/sim/pcie_link.hpp>
@@ -27,7 +28,7 @@ namespace regs = pioc::regs::pio_dev;
 
 enum class bench_op { write, read, write_read, write_stream, read_stream };
 
-constexpr std::pair<bench_op, std::string_view> op_names[] = {
+constexpr enum_name<bench_op> bench_op_names[] = {
 	{bench_op::write, "write"},
 	{bench_op::read, "read"},
 	{bench_op::write_read, "write_read"},
@@ -35,13 +36,7 @@ constexpr std::pair<bench_op, std::string_view> op_names[] = {
 	{bench_op::read_stream, "read_stream"},
 };
 
-std::string_view name_of(bench_op o)
-{
-	for (const auto &[k, n] : op_names)
-		if (k == o)
-			return n;
-	return "?";
-}
+std::string_view name_of(bench_op o) { return pioc::name_of(bench_op_names, o); }
 
 bool is_stream(bench_op o) { return o == bench_op::write_stream || o == bench_op::read_stream; }
 
@@ -254,7 +249,7 @@ pio_options parse_args(int argc, char **argv, bool &help)
 		 [&](std::string_view v) {
 			 auto x = pio::parse_op(v);
 			 if (!x)
-				 throw usage_error(fmt::format("op code '{}' is not one of echo, not, add1, bloom", v));
+				 throw usage_error(unknown_name(pio::op_names, v, "op code"));
 			 o.code = *x;
 		 },
 		 0, "echo");
@@ -275,12 +270,11 @@ pio_options parse_args(int argc, char **argv, bool &help)
 			throw usage_error(fmt::format("--sizes: size {} is outside 1..{} bytes (the REQ/RESP windows "
 						      "of the PIO image)", s, pio::max_payload));
 	for (const auto &w : split_list(ops, "--ops")) {
-		auto it = std::find_if(std::begin(op_names), std::end(op_names), [&](auto &kv) { return kv.second == w; });
-		if (it == std::end(op_names))
-			throw usage_error(fmt::format("--ops: '{}' is not one of write, read, write_read, write_stream, "
-						      "read_stream", w));
-		if (std::find(o.ops.begin(), o.ops.end(), it->first) == o.ops.end())
-			o.ops.push_back(it->first);
+		auto op = parse_name(bench_op_names, w);
+		if (!op)
+			throw usage_error("--ops: " + unknown_name(bench_op_names, w, "operation"));
+		if (std::find(o.ops.begin(), o.ops.end(), *op) == o.ops.end())
+			o.ops.push_back(*op);
 	}
 	if (!o.timing.empty()) {
 		if (o.common.device.rfind("sim:", 0) != 0 && o.common.device.rfind("rtl:", 0) != 0)

@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include <pioc/enum_names.hpp>
 #include <pioc/error.hpp>
 #include <pioc/regs/coh_dev.hpp>
 
@@ -29,6 +30,15 @@ enum class variant : std::uint8_t {
 };
 constexpr bool cpu_initiated(variant v) noexcept { return v == variant::cpu_dev || v == variant::cpu_cpu; }
 constexpr bool device_homed(variant v) noexcept { return v == variant::cpu_dev || v == variant::dev_dev; }
+/** The names of the variants (enum_names.hpp): the figure's letter first (what
+ *  to_string prints), then the short and the spelled-out aliases. */
+inline constexpr enum_name<variant> variant_names[] = {
+	{variant::cpu_dev, "5a"}, {variant::dev_dev, "5b"}, {variant::cpu_cpu, "5c"}, {variant::dev_cpu, "5d"},
+	{variant::cpu_dev, "a"},  {variant::dev_dev, "b"},  {variant::cpu_cpu, "c"},  {variant::dev_cpu, "d"},
+	{variant::cpu_dev, "cpu-dev"}, {variant::dev_dev, "dev-dev"},
+	{variant::cpu_cpu, "cpu-cpu"}, {variant::dev_cpu, "dev-cpu"},
+};
+
 /** "5a", "5b", "5c", "5d". */
 std::string_view to_string(variant v) noexcept;
 /** Accepts "5a".."5d", "a".."d", "cpu-dev", "dev-dev", "cpu-cpu", "dev-cpu". */
