@@ -31,8 +31,8 @@ inline constexpr double core_clock_hz = 250e6; ///< the MAC side's clock
 
 /** Ring sizes, in descriptors, chosen when a NIC is opened (powers of two). */
 struct ring_sizes {
-	std::uint32_t rx = 256;
-	std::uint32_t tx = 256;
+	std::uint32_t rx = 64;
+	std::uint32_t tx = 64;
 };
 
 /** Throws pioc::error (invalid_argument) if @p ring is not a power of two in
