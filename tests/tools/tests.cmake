@@ -76,3 +76,10 @@ if(TARGET ecibench)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-ecibench-window-options.sh $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.ecibench_window_options PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
+
+# nicbench on the simulated PIO NIC (about a second).
+if(TARGET nicbench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.nicbench_pio
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-nicbench.py $<TARGET_FILE:nicbench>)
+  set_tests_properties(tools.nicbench_pio PROPERTIES TIMEOUT 120 LABELS tools)
+endif()

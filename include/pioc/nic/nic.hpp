@@ -85,6 +85,8 @@ struct clock_map {
  *  - last_rx(): MAC timestamp of the frame poll_rx returned last.
  *  - poll_tx(info): next TX completion (MAC timestamp), false if none.
  *  - now(): the device's cycle counter (a register of each NIC's map).
+ *  - host_ns(): the host clock the driver's accesses run on (simulated ns
+ *    on a simulated link, the TSC/CNTVCT in ns on hardware).
  *  - clock(): device cycles -> host ns. */
 template <class N>
 concept driver = requires(N n, std::span<const std::byte> frame,
@@ -96,6 +98,7 @@ concept driver = requires(N n, std::span<const std::byte> frame,
 	{ n.last_rx() } -> std::same_as<rx_info>;
 	{ n.poll_tx(ti) } -> std::same_as<bool>;
 	{ n.now() } -> std::same_as<std::uint64_t>;
+	{ n.host_ns() } -> std::same_as<std::uint64_t>;
 	{ n.clock() } -> std::convertible_to<clock_map>;
 	{ n.rings() } -> std::same_as<ring_sizes>;
 };

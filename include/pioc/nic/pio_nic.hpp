@@ -121,6 +121,7 @@ public:
 
 	rx_info last_rx() const { return last_rx_; }
 	std::uint64_t now() { return uc_.template load<u64>(regs::nic_pio::CYCLES.offset); }
+	std::uint64_t host_ns() const { return uc_.now_ns(); }
 	clock_map clock() const { return clock_; }
 	ring_sizes rings() const { return rings_; }
 	const std::string &name() const { return name_; }
