@@ -127,9 +127,17 @@ public:
 	const std::string &name() const { return name_; }
 
 private:
-	/** Two (CYCLES, host ns) samples some microseconds apart. */
+	/** Simulated: the model's clock is the link's, exactly clock_mhz (a
+	 *  sampled rate would be off by the cycle counter's rounding, which
+	 *  drifts by tens of microseconds over a long run). Hardware: two
+	 *  (CYCLES, host ns) samples some microseconds apart. */
 	clock_map sample_clock()
 	{
+		if constexpr (IO::simulated) {
+			clock_map m;
+			m.ns_per_cycle = 1000.0 / regs::nic_pio::clock_mhz;
+			return m; // cycle 0 at simulated time 0
+		}
 		const u64 c0 = now();
 		const auto h0 = static_cast<std::int64_t>(uc_.now_ns());
 		u64 c1 = c0;
