@@ -3,6 +3,7 @@
 #include "transport/sim_transport.hpp"
 
 #include "sim/pio_dev.hpp"
+#include "sim/nic/pio_nic_model.hpp"
 #include "sim/xdma/xdma_dev.hpp"
 #ifdef PIOC_HAVE_RTL
 #include "rtl_devices.hpp"
@@ -34,6 +35,8 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"xdma_pio", "XDMA (PG195) engine model, 1 H2C + 1 C2H: BAR0 and the engines' AXI master are "
 					 "the PIO image (behavioral model of the VCU118 image), 256 KiB card address map",
 			     0x10ee, 0x903f, sim::make_xdma_pio_dev});
+		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b): rings and buffers in BAR0 SRAM, 100G MAC "
+					"loopback (behavioral model)", 0x10ee, 0x9048, sim::nic::make_pio_nic_model});
 #ifdef PIOC_HAVE_RTL
 		// The Verilated RTL of the same image: every TLP drives its AXI ports.
 		v.push_back({"pio", "pioc PIO test image (Verilated RTL, fpga/rtl/pio)", 0x10ee, 0x9038,

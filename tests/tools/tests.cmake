@@ -84,3 +84,10 @@ if(TARGET pciebench AND TARGET ecibench)
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-subcommands.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.subcommands PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
+
+# nicbench on the simulated PIO NIC (about a second).
+if(TARGET nicbench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.nicbench_pio
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-nicbench.py $<TARGET_FILE:nicbench>)
+  set_tests_properties(tools.nicbench_pio PROPERTIES TIMEOUT 120 LABELS tools)
+endif()

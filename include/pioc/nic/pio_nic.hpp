@@ -1,0 +1,177 @@
+/** @file
+ * The PCIe PIO NIC driver (the paper's Fig. 8(b)): the CPU moves every frame
+ * and every descriptor itself with loads and stores over BAR0
+ * (fpga/regmap/nic_pio.toml).
+ *
+ * TX: the frame goes into its TX_BUF slot through the write-combined mapping
+ * (wide stores), a WC flush orders it before the descriptor and the TX_HEAD
+ * doorbell, which go through the uncached mapping. RX: RX_HEAD, the
+ * descriptor and the frame are read through the uncached mapping, as the
+ * paper does (Sec. 6.3: its PIO RX latency grows with the frame because every
+ * load is a non-posted PCIe read).
+ *
+ * pio_nic<IO> is templated on the I/O view (pioc/io.hpp), so nothing in
+ * send/poll_rx branches on the backend; with_pio_nic() picks the view once.
+ * It satisfies pioc::nic::driver.
+ */
+#pragma once
+
+#include <pioc/device.hpp>
+#include <pioc/nic/nic.hpp>
+#include <pioc/regs/nic_pio.hpp>
+
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace pioc::nic {
+
+template <class IO> class pio_nic {
+	using u32 = std::uint32_t;
+	using u64 = std::uint64_t;
+
+public:
+	/** @p uc and @p wc map BAR0 uncached and write-combined. Both rings must
+	 *  be empty (the device refuses a new size otherwise). */
+	pio_nic(IO uc, IO wc, ring_sizes rings, std::string name)
+		: uc_(uc), wc_(wc), rings_(rings), name_(std::move(name))
+	{
+		namespace r = regs::nic_pio;
+		if (uc_.template load<u32>(r::ID.offset) != r::id_value)
+			throw error(errc::not_found, name_ + ": BAR0 ID is not NICP: not a PIO NIC");
+		check_ring_size(rings.rx, r::MAX_RING, name_ + " RX ring");
+		check_ring_size(rings.tx, r::MAX_RING, name_ + " TX ring");
+		tx_head_ = tx_reaped_ = uc_.template load<u32>(r::TX_HEAD.offset);
+		rx_tail_ = rx_head_ = uc_.template load<u32>(r::RX_TAIL.offset);
+		if (uc_.template load<u32>(r::TX_TAIL.offset) != tx_head_ ||
+		    uc_.template load<u32>(r::RX_HEAD.offset) != rx_tail_)
+			throw error(errc::invalid_argument, name_ + ": rings not empty; cannot choose ring sizes now");
+		uc_.template store<u32>(r::RX_RING_SIZE.offset, rings.rx);
+		uc_.template store<u32>(r::TX_RING_SIZE.offset, rings.tx);
+		if (uc_.template load<u32>(r::RX_RING_SIZE.offset) != rings.rx ||
+		    uc_.template load<u32>(r::TX_RING_SIZE.offset) != rings.tx)
+			throw error(errc::device_error, name_ + ": the device did not take the ring sizes");
+		clock_ = sample_clock();
+	}
+
+	/** Queues one frame; false if all TX slots await poll_tx(). */
+	bool send(std::span<const std::byte> frame)
+	{
+		namespace r = regs::nic_pio;
+		check_frame(frame.size(), name_);
+		if (tx_head_ - tx_reaped_ >= rings_.tx)
+			return false;
+		const u32 slot = tx_head_ & (rings_.tx - 1);
+		wc_.copy_to(r::TX_BUF.offset + slot * r::SLOT_BYTES, frame.data(), frame.size());
+		wc_.wc_flush(); // payload before descriptor and doorbell
+		uc_.template store<u64>(r::TX_DESC.offset + slot * r::DESC_BYTES, frame.size());
+		uc_.template store<u32>(r::TX_HEAD.offset, ++tx_head_);
+		return true;
+	}
+
+	std::size_t send_batch(std::span<const std::span<const std::byte>> frames)
+	{
+		std::size_t n = 0;
+		while (n < frames.size() && send(frames[n]))
+			++n;
+		return n;
+	}
+
+	/** Next TX completion (frees its slot); false if the oldest is pending. */
+	bool poll_tx(tx_info &info)
+	{
+		namespace r = regs::nic_pio;
+		if (tx_reaped_ == tx_head_)
+			return false;
+		const u64 d = r::TX_DESC.offset + (tx_reaped_ & (rings_.tx - 1)) * r::DESC_BYTES;
+		const u64 w0 = uc_.template load<u64>(d);
+		if (!(w0 & r::DESC_DONE))
+			return false;
+		if (w0 & r::DESC_ERR)
+			throw error(errc::device_error, name_ + ": the MAC dropped a " +
+								std::to_string(w0 & r::DESC_LEN_MASK) + "-byte TX frame");
+		info.len = static_cast<u32>(w0 & r::DESC_LEN_MASK);
+		info.mac_cycle = uc_.template load<u64>(d + 8);
+		++tx_reaped_;
+		return true;
+	}
+
+	/** Copies the next received frame into @p out; 0 if none is waiting. */
+	std::size_t poll_rx(std::span<std::byte> out)
+	{
+		namespace r = regs::nic_pio;
+		if (rx_tail_ == rx_head_) {
+			rx_head_ = uc_.template load<u32>(r::RX_HEAD.offset);
+			if (rx_tail_ == rx_head_)
+				return 0;
+		}
+		const u32 slot = rx_tail_ & (rings_.rx - 1);
+		const u64 d = r::RX_DESC.offset + slot * r::DESC_BYTES;
+		const std::size_t len = uc_.template load<u64>(d) & r::DESC_LEN_MASK;
+		if (out.size() < len)
+			throw error(errc::out_of_range, name_ + ": received " + std::to_string(len) +
+								"-byte frame does not fit the " + std::to_string(out.size()) +
+								"-byte buffer given to poll_rx (it stays queued)");
+		uc_.copy_from(r::RX_BUF.offset + slot * r::SLOT_BYTES, out.data(), len);
+		last_rx_ = {len, uc_.template load<u64>(d + 8)};
+		uc_.template store<u32>(r::RX_TAIL.offset, ++rx_tail_);
+		return len;
+	}
+
+	rx_info last_rx() const { return last_rx_; }
+	std::uint64_t now() { return uc_.template load<u64>(regs::nic_pio::CYCLES.offset); }
+	std::uint64_t host_ns() const { return uc_.now_ns(); }
+	clock_map clock() const { return clock_; }
+	ring_sizes rings() const { return rings_; }
+	const std::string &name() const { return name_; }
+
+private:
+	/** Simulated: the model's clock is the link's, exactly clock_mhz (a
+	 *  sampled rate would be off by the cycle counter's rounding, which
+	 *  drifts by tens of microseconds over a long run). Hardware: two
+	 *  (CYCLES, host ns) samples some microseconds apart. */
+	clock_map sample_clock()
+	{
+		if constexpr (IO::simulated) {
+			clock_map m;
+			m.ns_per_cycle = 1000.0 / regs::nic_pio::clock_mhz;
+			return m; // cycle 0 at simulated time 0
+		}
+		const u64 c0 = now();
+		const auto h0 = static_cast<std::int64_t>(uc_.now_ns());
+		u64 c1 = c0;
+		std::int64_t h1 = h0;
+		for (int i = 0; i < 1000 && (c1 - c0 < 2500 || h1 == h0); ++i) {
+			c1 = now();
+			h1 = static_cast<std::int64_t>(uc_.now_ns());
+		}
+		return clock_map::from_samples(c0, h0, c1, h1);
+	}
+
+	IO uc_, wc_;
+	ring_sizes rings_;
+	std::string name_;
+	std::uint32_t tx_head_ = 0, tx_reaped_ = 0, rx_tail_ = 0, rx_head_ = 0;
+	rx_info last_rx_;
+	clock_map clock_;
+};
+
+/** Maps BAR0 of @p dev uncached and write-combined, opens the NIC with
+ *  @p rings and calls @p f(pio_nic<IO>&) with the device's I/O view type. */
+template <class F> void with_pio_nic(device &dev, ring_sizes rings, F &&f)
+{
+	region uc = dev.map(0, mem_type::uc);
+	region wc = dev.map(0, mem_type::wc);
+	uc.visit([&](const auto &uc_io) {
+		wc.visit([&](const auto &wc_io) {
+			using IO = std::remove_cvref_t<decltype(uc_io)>;
+			if constexpr (std::is_same_v<IO, std::remove_cvref_t<decltype(wc_io)>>) {
+				pio_nic<IO> nic(uc_io, wc_io, rings, dev.info().spec);
+				f(nic);
+			}
+		});
+	});
+}
+
+} // namespace pioc::nic

@@ -1,0 +1,85 @@
+// nicbench: latency (Table 1, Fig. 9/10) and throughput of the NIC paths.
+//   nicbench rx|tx|throughput --path pio --size 64,1536,9600 [--device SPEC]
+// rx and tx come from the same ping loop (one frame in flight); the mode
+// picks which latency is reported. The JSON is the shape of pciebench and
+// ecibench (lib/bench/report); simulated devices say SIMULATED.
+#include "measure.hpp"
+#include "paths.hpp"
+
+#include <pioc/bench/report.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+	CLI::App app{"nicbench: NIC latency and throughput (issue 15, paper Sec. 6.3)"};
+	std::string mode, path = "pio", spec, fmt = "table";
+	std::vector<std::size_t> sizes{64, 1536, 9600};
+	std::uint64_t iterations = 1000;
+	std::uint32_t ring = 64;
+	app.add_option("mode", mode, "rx | tx | throughput")->required()->check(CLI::IsMember({"rx", "tx", "throughput"}));
+	std::string paths_help = "NIC path:";
+	for (const auto &p : nicbench::paths)
+		paths_help += " " + std::string(p.name) + " (" + std::string(p.what) + ", default device " +
+			      std::string(p.default_device) + ")";
+	app.add_option("--path", path, paths_help);
+	app.add_option("--device", spec, "device spec (default: the simulated device of the path)");
+	app.add_option("--size", sizes, "frame sizes in bytes, 60..9600")->delimiter(',');
+	app.add_option("--iterations,-n", iterations, "frames per size")->check(CLI::PositiveNumber);
+	app.add_option("--ring", ring, "RX and TX ring size (power of two)");
+	app.add_option("--format", fmt, "table | json | csv")->check(CLI::IsMember({"table", "json", "csv"}));
+	app.add_flag_callback("--json", [&] { fmt = "json"; }, "same as --format json");
+	CLI11_PARSE(app, argc, argv);
+
+	try {
+		const auto &entry = nicbench::find_path(path);
+		if (spec.empty()) {
+			spec = std::string(entry.default_device);
+			std::cerr << "nicbench: no --device given: using " << spec << " (simulated)\n";
+		}
+		for (auto s : sizes)
+			pioc::nic::check_frame(s, "nicbench --size");
+		auto dev = pioc::device::open(spec);
+		pioc::bench::report rep;
+		rep.tool = "nicbench " + mode;
+		rep.device = spec;
+		rep.transport = dev.info().transport;
+		rep.memory_type = "uc+wc";
+		rep.cpu = "unpinned";
+		rep.simulated = dev.simulated();
+		rep.extra["path"] = path;
+		nicbench::with_path(path, dev, {ring, ring}, [&](auto &nic) {
+			nicbench::frame_source src;
+			for (auto len : sizes) {
+				if (mode == "throughput") {
+					const std::uint64_t ns = nicbench::stream(nic, len, iterations, src);
+					pioc::bench::histogram h;
+					h.record(ns / iterations);
+					auto r = pioc::bench::result::from("throughput", len, h);
+					r.iterations = iterations;
+					r.mbps = double(len) * double(iterations) * 1e3 / double(ns);
+					r.extra["frames_per_s"] = double(iterations) * 1e9 / double(ns);
+					rep.results.push_back(r);
+				} else {
+					auto l = nicbench::ping(nic, len, iterations, src);
+					const auto &h = mode == "rx" ? l.rx : l.tx;
+					auto r = pioc::bench::result::from(mode, len, h);
+					r.extra["p95_ns"] = h.percentile(95);
+					r.extra["p100_ns"] = h.max();
+					rep.results.push_back(r);
+				}
+			}
+		});
+		pioc::bench::write(rep,
+				   fmt == "json" ? pioc::bench::format::json
+				   : fmt == "csv" ? pioc::bench::format::csv
+						  : pioc::bench::format::table,
+				   std::cout);
+	} catch (const pioc::error &e) {
+		std::cerr << "nicbench: " << e.what() << "\n";
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,115 @@
+// The timed loops of nicbench, written once against pioc::nic::driver.
+// Latency as the paper defines it (Sec. 6.3), with the MAC's stamps mapped
+// to the host clock: RX from the last beat at the MAC to poll_rx() having
+// copied the whole frame, TX from the frame ready before send() to its last
+// beat at the MAC. Every frame is checked byte-exact, in order, exactly once.
+#pragma once
+
+#include <pioc/bench/histogram.hpp>
+#include <pioc/error.hpp>
+#include <pioc/nic/nic.hpp>
+
+#include <cstring>
+#include <deque>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nicbench {
+
+struct frame_source {
+	std::mt19937_64 rng{42};
+	std::uint64_t seq = 0;
+	/** A frame of @p len bytes: sequence number first, random bytes after. */
+	std::vector<std::byte> next(std::size_t len)
+	{
+		std::vector<std::byte> f(len);
+		for (auto &b : f)
+			b = std::byte(rng());
+		std::memcpy(f.data(), &seq, sizeof seq);
+		++seq;
+		return f;
+	}
+};
+
+[[noreturn]] inline void mismatch(std::uint64_t i, const std::string &what)
+{
+	throw pioc::error(pioc::errc::device_error, "nicbench: frame " + std::to_string(i) + " " + what);
+}
+
+inline void check_same(std::uint64_t i, std::span<const std::byte> got, const std::vector<std::byte> &want)
+{
+	if (got.size() != want.size())
+		mismatch(i, "came back with " + std::to_string(got.size()) + " bytes, sent " +
+				    std::to_string(want.size()));
+	if (std::memcmp(got.data(), want.data(), want.size()) != 0)
+		mismatch(i, "came back with different bytes (or out of order)");
+}
+
+struct latencies {
+	pioc::bench::histogram rx, tx;
+};
+
+/** One frame at a time: send, reap its TX stamp, poll until it is back. */
+template <pioc::nic::driver N> latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src)
+{
+	latencies l;
+	std::vector<std::byte> buf(pioc::nic::mtu);
+	const pioc::nic::clock_map cm = nic.clock();
+	for (std::uint64_t i = 0; i < iterations; ++i) {
+		const auto f = src.next(len);
+		const std::uint64_t t_ready = nic.host_ns();
+		while (!nic.send(f)) {
+		}
+		std::size_t n = 0;
+		while ((n = nic.poll_rx(buf)) == 0) {
+		}
+		const std::uint64_t t_rx = nic.host_ns();
+		pioc::nic::tx_info ti;
+		while (!nic.poll_tx(ti)) {
+		}
+		check_same(i, std::span(buf.data(), n), f);
+		l.rx.record(std::uint64_t(std::max<std::int64_t>(0, std::int64_t(t_rx) - cm.to_host_ns(nic.last_rx().mac_cycle))));
+		l.tx.record(std::uint64_t(std::max<std::int64_t>(0, cm.to_host_ns(ti.mac_cycle) - std::int64_t(t_ready))));
+	}
+	if (nic.poll_rx(buf) != 0)
+		mismatch(iterations, "arrived twice or unsent");
+	return l;
+}
+
+/** Frames back to back, as many in flight as the rings allow; returns ns. */
+template <pioc::nic::driver N> std::uint64_t stream(N &nic, std::size_t len, std::uint64_t count, frame_source &src)
+{
+	std::deque<std::vector<std::byte>> in_flight;
+	std::vector<std::byte> buf(pioc::nic::mtu);
+	const std::uint64_t limit = nic.rings().rx; // never more than the RX ring holds
+	std::uint64_t sent = 0, got = 0;
+	const std::uint64_t t0 = nic.host_ns();
+	std::uint64_t idle = 0;
+	while (got < count) {
+		if (++idle > 10'000'000)
+			throw pioc::error(pioc::errc::timeout, "nicbench: frame " + std::to_string(got) +
+								       " never came back (dropped?)");
+		if (sent < count && in_flight.size() < limit) {
+			auto f = src.next(len);
+			if (nic.send(f)) {
+				in_flight.push_back(std::move(f));
+				++sent;
+			}
+		}
+		pioc::nic::tx_info ti;
+		while (nic.poll_tx(ti)) {
+		}
+		while (std::size_t n = nic.poll_rx(buf)) {
+			if (in_flight.empty())
+				mismatch(got, "arrived but was never sent");
+			check_same(got, std::span(buf.data(), n), in_flight.front());
+			in_flight.pop_front();
+			++got;
+			idle = 0;
+		}
+	}
+	return nic.host_ns() - t0;
+}
+
+} // namespace nicbench

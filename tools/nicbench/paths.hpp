@@ -1,0 +1,40 @@
+// The NIC paths nicbench knows: the one place a path is registered (name,
+// default device, how to open its driver). Each path's driver is a concrete
+// class; with_path() picks it once, above every timed loop.
+#pragma once
+
+#include <pioc/device.hpp>
+#include <pioc/error.hpp>
+#include <pioc/nic/pio_nic.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace nicbench {
+
+struct path_entry {
+	std::string_view name, default_device, what;
+};
+
+inline constexpr path_entry paths[] = {
+	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))"},
+};
+
+inline const path_entry &find_path(std::string_view name)
+{
+	for (const auto &p : paths)
+		if (p.name == name)
+			return p;
+	throw pioc::error(pioc::errc::invalid_argument, "nicbench: no path '" + std::string(name) + "'");
+}
+
+/** Opens path @p name on @p dev and calls @p f(driver&). */
+template <class F> void with_path(std::string_view name, pioc::device &dev, pioc::nic::ring_sizes rings, F &&f)
+{
+	if (name == "pio")
+		pioc::nic::with_pio_nic(dev, rings, f);
+	else
+		find_path(name); // throws, naming the path
+}
+
+} // namespace nicbench
