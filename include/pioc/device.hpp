@@ -80,6 +80,18 @@ public:
 	virtual dma_buffer alloc_dma(std::size_t size);
 	/** The simulated link, or nullptr on hardware. */
 	virtual sim::pcie_link *sim_link() noexcept { return nullptr; }
+
+	/** An eventfd the transport signals on MSI-X vector @p vector, and what
+	 *  keeps it registered (dropping @c owner closes and unregisters it). */
+	struct interrupt_fd {
+		int fd = -1;
+		std::shared_ptr<void> owner;
+	};
+	/** Default: {-1, nullptr}, the transport does not deliver interrupts
+	 *  itself (the driver's caller may bind them another way). A transport
+	 *  that does but cannot now (vector taken, no MSI-X) throws. Drivers ask
+	 *  here instead of knowing which transport they run on. */
+	virtual interrupt_fd interrupt(unsigned vector);
 };
 
 /** An open device. */

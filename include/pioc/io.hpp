@@ -21,11 +21,39 @@
 #include <pioc/sim/pcie_link.hpp>
 #include <pioc/wide.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 namespace pioc {
+
+/** What protocol and benchmark code may ask of an I/O view: the one seam
+ *  between a driver and the device behind it. Both views below satisfy it
+ *  (checked at the end of this file); a driver template constrained on it
+ *  cannot reach for anything a hardware mapping does not offer. */
+template <class IO>
+concept io_view = std::copyable<IO> && requires(const IO &io, std::uint64_t off, std::uint8_t *dst,
+						  const std::uint8_t *src, std::size_t n, unsigned u) {
+	{ IO::simulated } -> std::convertible_to<bool>;
+	{ io.size() } -> std::same_as<std::uint64_t>;
+	{ io.type() } -> std::same_as<mem_type>;
+	{ io.sub(off, n) } -> std::same_as<IO>;
+	{ io.template load<std::uint64_t>(off) } -> std::same_as<std::uint64_t>;
+	{ io.template load<std::uint32_t>(off) } -> std::same_as<std::uint32_t>;
+	io.template store<std::uint64_t>(off, std::uint64_t{});
+	io.template store<std::uint32_t>(off, std::uint32_t{});
+	io.store_bytes(off, src, u);
+	io.load_bytes(off, dst, u);
+	io.copy_to(off, src, n);
+	io.copy_from(off, dst, n);
+	io.wc_flush();
+	io.store_store();
+	io.store_load();
+	io.load_load();
+	io.full();
+	{ io.now_ns() } -> std::same_as<std::uint64_t>;
+};
 
 namespace detail {
 
@@ -269,5 +297,8 @@ private:
 	mem_type type_ = mem_type::uc;
 	unsigned wide_ = 16;
 };
+
+static_assert(io_view<mmio_io>);
+static_assert(io_view<sim_io>);
 
 } // namespace pioc

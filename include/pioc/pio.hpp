@@ -85,7 +85,7 @@ namespace detail {
 /** Drops cached copies of device lines before a WT read (Tide-style): on a
  *  real WT mapping loads are served from the cache after the first one. The
  *  simulator has no cache, so nothing is modelled there. */
-template <class IO> inline void invalidate_lines(const IO &io, std::uint64_t off, std::size_t n) noexcept
+template <io_view IO> inline void invalidate_lines(const IO &io, std::uint64_t off, std::size_t n) noexcept
 {
 	if constexpr (!IO::simulated) {
 		const std::uint64_t line = 64; // a multiple of every line size pioc runs on divides this range
@@ -102,7 +102,7 @@ template <class IO> inline void invalidate_lines(const IO &io, std::uint64_t off
 	}
 }
 
-template <class IO> [[gnu::noinline, gnu::cold]] std::uint64_t retry_not_ready(const IO &io, invoke_state &st)
+template <io_view IO> [[gnu::noinline, gnu::cold]] std::uint64_t retry_not_ready(const IO &io, invoke_state &st)
 {
 	for (unsigned i = 0; i < st.not_ready_retries; ++i) {
 		++st.not_ready_seen;
@@ -152,7 +152,7 @@ constexpr std::uint32_t expected_status_hi(std::uint32_t seq) noexcept
 namespace detail {
 /** The status did not complete the expected invocation: NOT_READY is
  *  retried (bounded), anything else throws. Returns the good status. */
-template <class IO> [[gnu::noinline, gnu::cold]] std::uint64_t slow_status(const IO &io, invoke_state &st, std::uint64_t s)
+template <io_view IO> [[gnu::noinline, gnu::cold]] std::uint64_t slow_status(const IO &io, invoke_state &st, std::uint64_t s)
 {
 	if (s == regs::NOT_READY)
 		s = retry_not_ready(io, st);
@@ -165,7 +165,7 @@ template <class IO> [[gnu::noinline, gnu::cold]] std::uint64_t slow_status(const
 /** Waits for the completion (step 4); returns the response length. Throws
  *  errc::timeout after too many NOT_READY answers, errc::device_gone on an
  *  all-ones answer, errc::device_error on a stale or malformed status. */
-template <class IO> [[gnu::always_inline]] inline std::size_t wait(const IO &io, invoke_state &st)
+template <io_view IO> [[gnu::always_inline]] inline std::size_t wait(const IO &io, invoke_state &st)
 {
 	std::uint64_t s = io.template load<std::uint64_t>(regs::INVOKE_STATUS.offset);
 	if (static_cast<std::uint32_t>(s >> 32) != expected_status_hi(st.next_seq)) [[unlikely]]

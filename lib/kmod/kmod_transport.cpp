@@ -470,6 +470,13 @@ std::unique_ptr<irq_event> transport::irq(unsigned vector)
 	return std::make_unique<irq_event>(file_, vector, efd, ver_.irq_type == PIOC_IRQ_INTX);
 }
 
+transport::interrupt_fd transport::interrupt(unsigned vector)
+{
+	std::shared_ptr<irq_event> ev = irq(vector);
+	const int fd = ev->fd();
+	return {fd, std::move(ev)};
+}
+
 } // namespace kmod
 
 std::vector<device_info> kmod_list_devices()

@@ -112,6 +112,8 @@ public:
 
 	/** Registers an eventfd for interrupt @p vector (one owner at a time). */
 	std::unique_ptr<irq_event> irq(unsigned vector);
+	/** irq() for a driver that sees only pioc::transport. */
+	interrupt_fd interrupt(unsigned vector) override;
 	const pioc_version &version() const noexcept { return ver_; }
 	bool is_eci() const noexcept { return ver_.kind == PIOC_KIND_ECI; }
 	/** The device file, for callers that need the raw descriptor. */

@@ -18,6 +18,11 @@ dma_buffer transport::alloc_dma(std::size_t size)
 				"bind the device to the pioc module", info().spec, name(), size));
 }
 
+transport::interrupt_fd transport::interrupt(unsigned)
+{
+	return {};
+}
+
 namespace {
 std::string known_sim_names()
 {

@@ -1,6 +1,5 @@
 // The XDMA driver: discovery, rings, request preparation, error decoding and
 // recovery. The timed path is in include/pioc/xdma/xdma.hpp (templates).
-#include "kmod/kmod_transport.hpp"
 
 #include <pioc/log.hpp>
 #include <pioc/sim/pcie_link.hpp>
@@ -268,13 +267,16 @@ channel::channel(dma &d, const engine_info &e, unsigned irq_bit)
 		d.sim_->bind_vector(vector_, efd_);
 	else if (d.opt_.bind_irq)
 		d.opt_.bind_irq(vector_, efd_);
-	else if (auto *kt = dynamic_cast<kmod::transport *>(&d.dev_->get_transport())) {
-		// The pioc module: its eventfd for this MSI-X vector replaces ours.
+	else {
+		// A transport that delivers interrupts itself (the pioc module): its
+		// eventfd for this MSI-X vector replaces ours.
 		try {
-			auto ev = std::shared_ptr<kmod::irq_event>(kt->irq(vector_));
-			::close(efd_);
-			efd_ = ev->fd();
-			irq_owner_ = std::move(ev);
+			auto in = d.dev_->get_transport().interrupt(vector_);
+			if (in.owner) {
+				::close(efd_);
+				efd_ = in.fd;
+				irq_owner_ = std::move(in.owner);
+			}
 		} catch (const error &e) {
 			log().info("{}: no interrupt for vector {} ({}); interrupt completion unavailable", name_, vector_,
 				   e.what());
@@ -503,21 +505,28 @@ bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline)
 	}
 }
 
-bool wait_eventfd(const sim_io &io, int fd, std::uint64_t deadline, sim_control *sc)
+/** The simulated CPU sleeps until the device's next event or @p deadline,
+ *  whichever is first (a 100 ns step for a device model without an event
+ *  clock), then the device catches up. Every simulated interrupt wait idles
+ *  through here. */
+static void sim_sleep(const sim_io &io, std::uint64_t deadline, sim_control *sc)
 {
 	auto *link = io.link();
+	const std::uint64_t now = io.now_ns();
+	const std::uint64_t next = std::min(sc ? sc->next_event_ns() : now + 100, deadline);
+	link->cpu_spend(double(next > now ? next - now : 1));
+	link->device().advance(io.now_ns());
+}
+
+bool wait_eventfd(const sim_io &io, int fd, std::uint64_t deadline, sim_control *sc)
+{
+	io.link()->device().advance(io.now_ns());
 	for (;;) {
-		link->device().advance(io.now_ns());
 		if (try_read_eventfd(fd))
 			return true;
-		const std::uint64_t now = io.now_ns();
-		if (now >= deadline)
+		if (io.now_ns() >= deadline)
 			return false;
-		// The CPU sleeps: jump to the device's next event (or step, for a
-		// device model without an event clock).
-		std::uint64_t next = sc ? sc->next_event_ns() : now + 100;
-		next = std::min(next, deadline);
-		link->cpu_spend(double(next > now ? next - now : 1));
+		sim_sleep(io, deadline, sc);
 	}
 }
 
@@ -588,12 +597,8 @@ std::vector<channel *> irq_group::wait(std::uint64_t timeout_ns)
 			if (!fired.empty() || io.now_ns() >= deadline)
 				return;
 			if constexpr (std::decay_t<decltype(io)>::simulated) {
-				auto *link = io.link();
-				link->device().advance(io.now_ns());
-				std::uint64_t next = P.d->sim() ? P.d->sim()->next_event_ns() : io.now_ns() + 100;
-				next = std::min(next, deadline);
-				link->cpu_spend(double(next > io.now_ns() ? next - io.now_ns() : 1));
-				link->device().advance(io.now_ns());
+				io.link()->device().advance(io.now_ns());
+				detail::sim_sleep(io, deadline, P.d->sim());
 			} else {
 				__kernel_timespec ts{};
 				const std::uint64_t left = deadline - io.now_ns();

@@ -16,6 +16,7 @@
  */
 #pragma once
 
+#include <pioc/coherent/lines.hpp>
 #include <pioc/coherent/proto.hpp>
 
 #include <fmt/format.h>
@@ -33,7 +34,7 @@ inline std::uint32_t chunks(std::size_t n, std::uint32_t cap) noexcept
 }
 } // namespace detail
 
-template <class Lines>
+template <line_policy Lines>
 class invoker {
 public:
 	/** @p lay must describe lines of the window @p lines maps; parity starts
@@ -222,7 +223,7 @@ private:
 	cpu_stats st_;
 };
 
-template <class Lines>
+template <line_policy Lines>
 class receiver {
 public:
 	receiver(Lines lines, layout lay, cpu_options o = {}) : L_(lines), lay_(lay), opt_(o) {}

@@ -28,12 +28,38 @@
 #include <pioc/clock.hpp>
 #include <pioc/sim/eci.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <thread>
 
 namespace pioc::coherent {
+
+struct backoff;
+
+/** The interface above as a concept: the seam between the coherent
+ *  protocols and the memory behind them. Both policies below satisfy it
+ *  (checked at the end of this file). */
+template <class L>
+concept line_policy = std::copyable<L> && requires(const L &l, std::uint64_t off, std::uint64_t v, void *dst,
+						   const void *src, std::size_t n, const std::uint64_t *offs,
+						   backoff &b) {
+	{ L::simulated } -> std::convertible_to<bool>;
+	{ l.line_size() } -> std::same_as<std::uint32_t>;
+	{ l.load64(off) } -> std::same_as<std::uint64_t>;
+	l.store64(off, v);
+	l.load_bytes(off, dst, n);
+	l.store_bytes(off, src, n);
+	l.load_lines(offs, n);
+	{ l.load_acquire(off) } -> std::same_as<std::uint64_t>;
+	l.store_release(off, v);
+	l.store_load();
+	l.full();
+	l.relax(b);
+	l.evict(off);
+	{ l.now_ns() } -> std::same_as<double>;
+};
 
 /** Backs off politely: spin a little, then yield (bounded busy-waiting on
  *  shared cores, under TSan and under user-mode emulation). */
@@ -192,5 +218,8 @@ private:
 	sim::eci::system *sys_;
 	std::uint64_t base_;
 };
+
+static_assert(line_policy<mem_lines>);
+static_assert(line_policy<eci_sim_lines>);
 
 } // namespace pioc::coherent

@@ -90,7 +90,7 @@ struct cq_entry {
 	static constexpr std::size_t length(std::uint64_t h) noexcept { return (h >> 16) & 0xffff; }
 };
 
-template <class Lines>
+template <line_policy Lines>
 class alignas(detail::private_align) cq_ring { // read by both ends: nothing written may share its line
 public:
 	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept

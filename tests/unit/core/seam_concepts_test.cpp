@@ -1,0 +1,85 @@
+// The two seams between drivers and backends are concepts: both I/O views and
+// both line-access policies satisfy theirs, and a backend that lacks one
+// operation (or gets its type wrong) is refused at compile time instead of
+// being found by a driver template deep inside an instantiation.
+#include <pioc/coherent/lines.hpp>
+#include <pioc/io.hpp>
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+/** An I/O view with everything but the full barrier. */
+struct view_without_full {
+	static constexpr bool simulated = false;
+	std::uint64_t size() const noexcept { return 0; }
+	pioc::mem_type type() const noexcept { return pioc::mem_type::uc; }
+	view_without_full sub(std::uint64_t, std::uint64_t) const noexcept { return {}; }
+	template <class T> T load(std::uint64_t) const noexcept { return 0; }
+	template <class T> void store(std::uint64_t, T) const noexcept {}
+	void store_bytes(std::uint64_t, const std::uint8_t *, unsigned) const noexcept {}
+	void load_bytes(std::uint64_t, std::uint8_t *, unsigned) const noexcept {}
+	void copy_to(std::uint64_t, const void *, std::size_t) const noexcept {}
+	void copy_from(std::uint64_t, void *, std::size_t) const noexcept {}
+	void wc_flush() const noexcept {}
+	void store_store() const noexcept {}
+	void store_load() const noexcept {}
+	void load_load() const noexcept {}
+	std::uint64_t now_ns() const noexcept { return 0; }
+};
+
+/** The same view completed: proves the one above fails for the barrier only. */
+struct complete_view : view_without_full {
+	complete_view sub(std::uint64_t, std::uint64_t) const noexcept { return {}; }
+	void full() const noexcept {}
+};
+
+/** A line policy whose clock is integral, where the protocols expect double
+ *  simulated/wall nanoseconds. */
+struct policy_with_integer_clock {
+	static constexpr bool simulated = false;
+	std::uint32_t line_size() const noexcept { return 64; }
+	std::uint64_t load64(std::uint64_t) const noexcept { return 0; }
+	void store64(std::uint64_t, std::uint64_t) const noexcept {}
+	void load_bytes(std::uint64_t, void *, std::size_t) const noexcept {}
+	void store_bytes(std::uint64_t, const void *, std::size_t) const noexcept {}
+	void load_lines(const std::uint64_t *, std::size_t) const noexcept {}
+	std::uint64_t load_acquire(std::uint64_t) const noexcept { return 0; }
+	void store_release(std::uint64_t, std::uint64_t) const noexcept {}
+	void store_load() const noexcept {}
+	void full() const noexcept {}
+	void relax(pioc::coherent::backoff &) const noexcept {}
+	void evict(std::uint64_t) const noexcept {}
+	std::uint64_t now_ns() const noexcept { return 0; }
+};
+
+struct policy_with_double_clock : policy_with_integer_clock {
+	double now_ns() const noexcept { return 0; }
+};
+
+} // namespace
+
+TEST_CASE("both I/O views satisfy io_view", "[seam]")
+{
+	STATIC_REQUIRE(pioc::io_view<pioc::mmio_io>);
+	STATIC_REQUIRE(pioc::io_view<pioc::sim_io>);
+}
+
+TEST_CASE("io_view refuses a view that lacks an operation", "[seam]")
+{
+	STATIC_REQUIRE_FALSE(pioc::io_view<view_without_full>);
+	STATIC_REQUIRE(pioc::io_view<complete_view>);
+	STATIC_REQUIRE_FALSE(pioc::io_view<int>);
+}
+
+TEST_CASE("both line policies satisfy line_policy", "[seam]")
+{
+	STATIC_REQUIRE(pioc::coherent::line_policy<pioc::coherent::mem_lines>);
+	STATIC_REQUIRE(pioc::coherent::line_policy<pioc::coherent::eci_sim_lines>);
+}
+
+TEST_CASE("line_policy refuses a policy with the wrong clock type", "[seam]")
+{
+	STATIC_REQUIRE_FALSE(pioc::coherent::line_policy<policy_with_integer_clock>);
+	STATIC_REQUIRE(pioc::coherent::line_policy<policy_with_double_clock>);
+}
