@@ -197,8 +197,8 @@ int cmd_invoke(int argc, char **argv)
 							 data_lines);
 		coherent::cpu_options co;
 		co.pipelined = o.pipelined;
+		// The constructor opens a session (SYNC): no answer of an earlier run counts.
 		coherent::invoker<coherent::mem_lines> inv(coherent::mem_lines(p, line), lay, co);
-		inv.resync();
 		hw_clock clk;
 		for (auto s : sizes) {
 			auto h = time_calls(inv, s, o.common.iterations, o.common.warmup,
@@ -241,7 +241,8 @@ int cmd_invoke(int argc, char **argv)
 			post = [&](std::vector<std::uint8_t> m) { model->post(static_cast<std::uint32_t>(o.channel), std::move(m)); };
 		}
 		sys.cpu_spend(5000);
-		coherent::eci_sim_lines L(sys, 0);
+		// 5c/5d lines are CPU-homed: the model's window starts after the device-homed one.
+		coherent::eci_sim_lines L(sys, model ? model->window_base() : 0);
 		coherent::cpu_options co;
 		co.pipelined = o.pipelined;
 		bench::histogram h;
