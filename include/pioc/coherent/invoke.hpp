@@ -57,20 +57,24 @@ inline std::uint32_t fresh_session(std::uint32_t forced)
 	return s;
 }
 
-/** Opens a session: SYNC(nonce) into the line opposite the one loaded,
- *  until the load comes back SYNC_ACK(nonce). The CPU does not know which
+/** Opens a session: SYNC(++nonce) into the line opposite the one loaded,
+ *  until the load comes back SYNC_ACK(nonce); @p nonce ends as the session
+ *  number. The CPU does not know which
  *  line the device answered last; a load of that line returns its old
  *  answer (stale), so the other orientation is tried; "not ready" keeps the
  *  orientation (the device is busy or has not seen the word yet). Returns
  *  the parity after it (the line to load next). */
 template <class Lines>
-unsigned open_session(Lines &L, const layout &lay, std::uint32_t nonce, std::uint32_t max_tries, cpu_stats &st)
+unsigned open_session(Lines &L, const layout &lay, std::uint32_t &nonce, std::uint32_t max_tries, cpu_stats &st)
 {
-	const ctrl sync = ctrl::make(kind::sync, true, 0, nonce);
 	L.evict(lay.ctrl_off(0));
 	L.evict(lay.ctrl_off(1));
 	unsigned x = 0;
 	for (std::uint32_t t = 0; t < max_tries; ++t) {
+		// A new number per try: a SYNC that a speculative read made the
+		// device consume, its answer then overwritten by our next store,
+		// would otherwise look old to the device forever.
+		const ctrl sync = ctrl::make(kind::sync, true, 0, ++nonce);
 		L.evict(lay.ctrl_off(x)); // it may hold our SYNC of the try before: the load must reach the device
 		L.store_release(lay.ctrl_off(x ^ 1), sync.w);
 		L.store_load(); // the SYNC is visible before the load that signals it
@@ -129,8 +133,9 @@ public:
 	void resync()
 	{
 		++st_.resyncs;
-		session_ = seq_ = detail::fresh_session(opt_.session);
+		session_ = detail::fresh_session(opt_.session);
 		p_ = detail::open_session(L_, lay_, session_, opt_.max_not_ready, st_);
+		seq_ = session_;
 	}
 
 	unsigned parity() const noexcept { return p_; }
@@ -155,7 +160,10 @@ private:
 				p_ ^= 1;
 				return a;
 			}
-			if (a.valid() && a.seq() == c.seq() && a.k() == kind::sync_ack)
+			// SYNC_ACK for our word: the device restarted. Another answer on a
+			// load that reached the device (we evicted the line before it):
+			// the device answered p already, so the sides disagree on parity.
+			if (a.valid() && ((a.seq() == c.seq() && a.k() == kind::sync_ack) || (nr > 0 && !own_word(a))))
 				throw error(errc::device_error,
 					    fmt::format("coherent: the device answered message {} out of step (it "
 							"restarted): call resync()",
@@ -251,6 +259,12 @@ private:
 		return total;
 	}
 
+	/** A word the CPU writes (its own request line read back). */
+	static bool own_word(ctrl a) noexcept
+	{
+		return a.k() == kind::request || a.k() == kind::more || a.k() == kind::sync;
+	}
+
 	Lines L_;
 	layout lay_;
 	cpu_options opt_;
@@ -324,9 +338,10 @@ public:
 	void resync()
 	{
 		++st_.resyncs;
-		session_ = last_ = ackseq_ = detail::fresh_session(opt_.session);
+		session_ = detail::fresh_session(opt_.session);
 		sent_ = 0;
 		p_ = detail::open_session(L_, lay_, session_, opt_.max_not_ready, st_);
+		last_ = ackseq_ = session_;
 	}
 	unsigned parity() const noexcept { return p_; }
 	const cpu_stats &stats() const noexcept { return st_; }

@@ -111,7 +111,7 @@ private:
 	void signal(std::uint32_t ch, unsigned x);
 	void examine(std::uint32_t ch, unsigned x);
 	void give(std::uint64_t addr);
-	void not_ready_now(std::uint32_t ch, unsigned x);
+	void transient(std::uint32_t ch, unsigned x, coherent::ctrl w);
 	bool cpu_word(coherent::ctrl w) const noexcept;
 	void reclaim(std::uint64_t addr, std::function<void()> done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);

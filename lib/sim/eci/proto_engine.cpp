@@ -169,6 +169,15 @@ void proto_engine::signal(std::uint32_t ch, unsigned x)
 		give(c.lay.ctrl_off(x));
 		return;
 	}
+	if (c.ans < 0) { // restarted: a line that holds an answer may be one the CPU is still copying
+		ctrl w;
+		std::memcpy(&w.w, ctx_.data(c.lay.ctrl_off(x)), 8);
+		if (w.valid() && !cpu_word(w)) {
+			++st_.rereads;
+			give(c.lay.ctrl_off(x));
+			return;
+		}
+	}
 	++st_.signals;
 	c.held = static_cast<int>(x);
 	++c.token;
@@ -193,18 +202,21 @@ void proto_engine::examine(std::uint32_t ch, unsigned x)
 	std::memcpy(&w.w, ctx_.data(c.lay.ctrl_off(r)), 8);
 	if (!cpu_word(w) || (w.w == c.taken && !cfg_.fault_reread_is_signal)) { // speculative or early read
 		++st_.spurious;
-		not_ready_now(ch, x);
+		transient(ch, x, ctrl::make(kind::not_ready, true, 0, c.cur_seq));
+		return;
+	}
+	if (!c.synced && w.k() != kind::sync) {
+		// Restarted: run nothing until the CPU's SYNC, and change nothing --
+		// the word may be one already run, or (a speculative read of the
+		// request line) an older one behind the CPU's pending request.
+		++st_.out_of_step;
+		transient(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()));
 		return;
 	}
 	if (c.ans < 0)
 		++st_.resyncs;
 	c.taken = w.w;
 	c.ans = static_cast<int>(r);
-	if (!c.synced && w.k() != kind::sync) { // restarted: run nothing until the CPU's SYNC
-		++st_.out_of_step;
-		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
-		return;
-	}
 	c.pending = true;
 	if (coherent::cpu_initiated(cfg_.v)) {
 		pulled(ch, x);
@@ -228,18 +240,27 @@ void proto_engine::examine(std::uint32_t ch, unsigned x)
 		arm_not_ready(ch);
 }
 
-// "Not ready" that changes nothing: the CPU evicts the line and loads it again.
-void proto_engine::not_ready_now(std::uint32_t ch, unsigned x)
+// An answer that changes nothing ("not ready", "out of step"): the CPU
+// evicts the line and loads it again, or resyncs.
+void proto_engine::transient(std::uint32_t ch, unsigned x, ctrl nr)
 {
 	auto &c = ch_[ch];
 	const std::uint64_t off = c.lay.ctrl_off(x);
-	const ctrl nr = ctrl::make(kind::not_ready, true, 0, c.cur_seq);
-	std::memcpy(ctx_.data(off), &nr.w, 8);
+	std::uint8_t *d = ctx_.data(off);
+	std::uint64_t kept;
+	std::memcpy(&kept, d, 8);
+	std::memcpy(d, &nr.w, 8);
 	c.held = -1;
 	++c.token;
 	give(off);
-	if (!coherent::device_homed(cfg_.v)) // take it back so that the CPU's next load reaches us
+	if (coherent::device_homed(cfg_.v)) {
+		// Only the answer carries "not ready" (the home sends a snapshot): the
+		// line keeps what it held, which after a restart may be an answer
+		// the CPU is still copying.
+		std::memcpy(d, &kept, 8);
+	} else { // take it back so that the CPU's next load reaches us
 		ctx_.at(ctx_.now() + 1, [this, off] { reclaim(off, [] {}); });
+	}
 }
 
 void proto_engine::arm_not_ready(std::uint32_t ch)
@@ -252,7 +273,7 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 		if (c.held != x || c.token != tok || !c.pending)
 			return;
 		++st_.not_ready;
-		not_ready_now(ch, static_cast<unsigned>(x));
+		transient(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 	});
 }
 
