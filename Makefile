@@ -4,12 +4,15 @@
 #   make demo       set up, then run pioc-info, pciebench and ecibench on the
 #                   built-in simulated devices
 #   make test       set up, then run every test (unit, sanitizers, aarch64,
-#                   install, QEMU + module, RTL, SPIN)
+#                   install, QEMU + module, RTL, SPIN, herd7)
 #   make install    install library, headers, pkg-config, CMake package, tools
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
+#   make figures    the paper's Figures 1, 2, 6, 7, 12 and Table 2 from the
+#                   simulated experiments, beside the paper's numbers, as SVG
+#                   and PNG in $(BUILD)/figures/ (about 15 s once built)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-rtl test-spin.
+# test-install test-qemu test-cosim test-rtl test-spin test-herd.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -18,8 +21,8 @@ PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
-.PHONY: all lib tools kmod demo test install bootstrap clean \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+.PHONY: all lib tools kmod demo test install bootstrap clean figures \
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-spin test-herd
 
 all: lib kmod-if-possible
 
@@ -45,12 +48,17 @@ bootstrap:
 demo: bootstrap lib
 	@scripts/demo $(BUILD)
 
+# Runs pciebench/ecibench on the simulated devices, draws with tools/plot/.
+figures: bootstrap $(BUILD)/build.ninja
+	$(NINJA) -C $(BUILD) pciebench ecibench
+	scripts/figures $(BUILD) $(BUILD)/figures
+
 install: lib
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-rtl test-spin
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-cosim test-rtl test-spin test-herd
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -78,8 +86,20 @@ test-aarch64:
 test-install: lib
 	tests/install/run $(BUILD)
 
+# pioc.ko against Debian's 5.10, 6.1, 6.12 and newest headers, amd64 and
+# arm64: W=1, sparse, modpost, checkpatch --strict; then DKMS on 6.1.
+test-kmod-matrix:
+	scripts/kmod-matrix
+
+# The guest suite on the kernel of the installed headers (6.1), then on 6.12.
 test-qemu: lib
 	@if [ -x tests/qemu/run ]; then tests/qemu/run --build-dir $(BUILD); else echo "test-qemu: tests/qemu/run missing"; exit 1; fi
+	tests/qemu/run --build-dir $(BUILD) --kernel 6.12
+
+# The user's path in a QEMU guest (Debian 13's QEMU with the vfio-user client,
+# from a cached debootstrap root) against devices served by pioc-devd.
+test-cosim: lib
+	tests/cosim/run --build-dir $(BUILD)
 
 # The RTL suite (lint, iverilog, yosys, Verilator testbenches), then libpioc
 # built with the Verilated images: model-vs-RTL agreement and pciebench on rtl:pio.
@@ -91,6 +111,11 @@ test-rtl:
 
 test-spin:
 	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
+
+# herd7 litmus tests of the coherent path's barriers (herd7 from the cached
+# Debian unstable root; PIOC_ROOTS as for scripts/debian-root).
+test-herd: $(BUILD)/build.ninja
+	PIOC_BUILD=$(BUILD) tests/herd/run
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-aarch64 build-rtl

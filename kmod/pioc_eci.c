@@ -8,25 +8,31 @@
  *
  *   eci=<base>:<size>:coherent|io[,...]     e.g. eci=0x10000000000:1T:coherent
  *
- * A window that overlaps system RAM or a resource another driver holds is
- * refused, and so is the whole module load: a mistyped address must not
- * hand out the kernel's own memory.
+ * A window that overlaps any iomem resource (RAM, firmware-reserved ranges,
+ * PCI windows, another driver's registers) or any page the kernel has a
+ * struct page for is refused, and so is the whole module load: a mistyped
+ * address must not hand out memory the kernel or firmware owns. eci= is a
+ * hardware-address parameter (module_param_hw), so a locked-down kernel
+ * refuses it. A coherent window is memremap()ed write-back for the life of
+ * the module: on x86 that reservation is what gives its fault-mapped pages
+ * the WB type under PAT; on arm64 the FPGA's memory is simply normal memory.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "pioc.h"
+#include "pioc_drv.h"
 
 #define PIOC_MAX_ECI	8
 
 static char *eci[PIOC_MAX_ECI];
 static int eci_count;
-module_param_array(eci, charp, &eci_count, 0444);
+module_param_hw_array(eci, charp, iomem, &eci_count, 0444);
 MODULE_PARM_DESC(eci, "ECI windows: <base>:<size>:coherent|io, comma separated");
 
 static struct pioc_dev *eci_devs[PIOC_MAX_ECI];
@@ -59,6 +65,28 @@ static int pioc_eci_parse(const char *spec, struct pioc_window *w)
 	return 0;
 }
 
+/*
+ * -EBUSY if [base, base + size) touches any iomem resource, -EEXIST if any
+ * of it has a struct page. pfn_valid() is exact per memory section or
+ * subsection (2 MiB at least), so one probe per 2 MiB and the last page
+ * find every one.
+ */
+static int pioc_eci_check_free(const struct pioc_window *w)
+{
+	const unsigned long step = SZ_2M >> PAGE_SHIFT;
+	unsigned long pfn = PHYS_PFN(w->base), last = PHYS_PFN(w->base + w->size - 1);
+
+	if (region_intersects(w->base, w->size, IORESOURCE_MEM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT)
+		return -EBUSY;
+	for (; pfn <= last; pfn += step) {
+		if (pfn_valid(pfn))
+			return -EEXIST;
+		cond_resched();
+	}
+	return pfn_valid(last) ? -EEXIST : 0;
+}
+
 static int pioc_eci_add(int n, const char *spec)
 {
 	struct pioc_window w = {};
@@ -72,18 +100,28 @@ static int pioc_eci_add(int n, const char *spec)
 		       n, spec);
 		return ret;
 	}
-	if (region_intersects(w.base, w.size, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
-	    REGION_DISJOINT) {
-		pr_err("eci window %d [%pa + %pa] overlaps system RAM: refused\n",
-		       n, &w.base, &w.size);
+	ret = pioc_eci_check_free(&w);
+	if (ret) {
+		pr_err("eci window %d [%pa + %pa] overlaps %s: refused\n", n, &w.base, &w.size,
+		       ret == -EBUSY ? "an iomem resource (see /proc/iomem)" :
+		       "memory the kernel manages (pfn_valid)");
 		return -EBUSY;
 	}
 	snprintf(name, sizeof(name), "eci%d", n);
 	w.res = request_mem_region(w.base, w.size, "pioc-eci");
 	if (!w.res) {
-		pr_err("eci window %d [%pa + %pa] is held by another driver: refused\n",
+		pr_err("eci window %d [%pa + %pa] was claimed meanwhile: refused\n",
 		       n, &w.base, &w.size);
 		return -EBUSY;
+	}
+	if (w.flags & PIOC_BAR_ECI_COHERENT) {
+		w.wb = memremap(w.base, w.size, MEMREMAP_WB);
+		if (!w.wb) {
+			pr_err("eci window %d [%pa + %pa]: cannot map it write-back\n",
+			       n, &w.base, &w.size);
+			ret = -ENOMEM;
+			goto err_region;
+		}
 	}
 
 	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
@@ -104,6 +142,8 @@ static int pioc_eci_add(int n, const char *spec)
 	return 0;
 
 err_region:
+	if (w.wb)
+		memunmap(w.wb);
 	release_mem_region(w.base, w.size);
 	return ret;
 }
@@ -118,7 +158,11 @@ void pioc_eci_exit(void)
 		if (!pd)
 			continue;
 		pioc_dev_unregister(pd);
-		pioc_dev_revoke(pd);
+		mutex_lock(&pd->lock);
+		pioc_dev_revoke_locked(pd);
+		mutex_unlock(&pd->lock);
+		if (pd->win.wb)
+			memunmap(pd->win.wb);
 		release_mem_region(pd->win.base, pd->win.size);
 		eci_devs[i] = NULL;
 		put_device(&pd->dev);

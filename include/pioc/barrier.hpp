@@ -13,8 +13,11 @@
  * x86 keeps stores in order and loads in order on UC/WB memory, so only the
  * compiler must be stopped there; WC stores are weakly ordered and need sfence.
  * The coherent protocols on ThunderX-1 use store_load() ("dmb sy") between
- * writing line B and loading line A (paper Sec. 5), and full() where the PIO
- * NIC uses "dmb sy; isb".
+ * writing line B and loading line A (paper Sec. 5), for latency; their
+ * correctness rests on release/acquire of the control words (stlr/ldar, in
+ * pioc/coherent/lines.hpp), which tests/herd proves under the ARMv8 model.
+ * load_load() is for device (MMIO) reads; on coherent memory an acquire
+ * load orders the loads after it at no extra barrier.
  */
 #pragma once
 

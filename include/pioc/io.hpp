@@ -128,10 +128,54 @@ public:
 		}
 	}
 
-	/** Host -> device copy; never calls memcpy on device memory. */
-	void copy_to(std::uint64_t off, const void *src, std::size_t n) const noexcept;
-	/** Device -> host copy. */
-	void copy_from(std::uint64_t off, void *dst, std::size_t n) const noexcept;
+	/** Host -> device copy; never calls memcpy on device memory. With
+	 *  8-byte accesses (wide_isa::none) the words are stored inline, as a
+	 *  hand-written loop would (the PIO invoke path of small requests);
+	 *  the wide families and odd tails go out of line. */
+	[[gnu::always_inline]] void copy_to(std::uint64_t off, const void *src, std::size_t n) const noexcept
+	{
+		if (isa_ == wide_isa::none && !(off & 7)) {
+			const auto *s = static_cast<const std::uint8_t *>(src);
+			const std::size_t words = n / 8;
+			store_words(off, s, words);
+			if (n & 7) [[unlikely]]
+				copy_to_any(off + 8 * words, s + 8 * words, n & 7);
+			return;
+		}
+		copy_to_any(off, src, n);
+	}
+	/** Device -> host copy, the mirror of copy_to(). */
+	[[gnu::always_inline]] void copy_from(std::uint64_t off, void *dst, std::size_t n) const noexcept
+	{
+		if (isa_ == wide_isa::none && !(off & 7)) {
+			auto *p = static_cast<std::uint8_t *>(dst);
+			const std::size_t words = n / 8;
+			load_words(off, p, words);
+			if (n & 7) [[unlikely]]
+				copy_from_any(off + 8 * words, p + 8 * words, n & 7);
+			return;
+		}
+		copy_from_any(off, dst, n);
+	}
+	/** @p words 8-byte stores from host memory @p src (any alignment) to
+	 *  the 8-byte aligned @p off: the loop of the paper's Fig. 3, inline and
+	 *  without calls, so a caller's hot path needs no stack frame. */
+	[[gnu::always_inline]] void store_words(std::uint64_t off, const std::uint8_t *src, std::size_t words) const noexcept
+	{
+		auto *d = reinterpret_cast<volatile std::uint64_t *>(base_ + off);
+		for (std::size_t i = 0; i < words; ++i)
+			d[i] = unaligned<std::uint64_t>(src + 8 * i);
+	}
+	/** @p words 8-byte loads from the 8-byte aligned @p off into @p dst. */
+	[[gnu::always_inline]] void load_words(std::uint64_t off, std::uint8_t *dst, std::size_t words) const noexcept
+	{
+		const auto *s = reinterpret_cast<const volatile std::uint64_t *>(base_ + off);
+		for (std::size_t i = 0; i < words; ++i)
+			put(dst + 8 * i, s[i]);
+	}
+	/** Any width and alignment, out of line (one switch per copy). */
+	void copy_to_any(std::uint64_t off, const void *src, std::size_t n) const noexcept;
+	void copy_from_any(std::uint64_t off, void *dst, std::size_t n) const noexcept;
 
 	static void wc_flush() noexcept { barrier::wc_flush(); }
 	static void store_store() noexcept { barrier::store_store(); }

@@ -110,11 +110,10 @@ template <class IO> [[gnu::noinline, gnu::cold]] std::uint64_t retry_not_ready(c
 
 } // namespace detail
 
-/** Stores the request and rings the doorbell (steps 1-3). */
-template <mem_type MT, class IO>
-[[gnu::always_inline]] inline void post(const IO &io, op o, const void *req, std::size_t n)
+namespace detail {
+/** Orders the request before the doorbell and rings it (steps 2-3). */
+template <mem_type MT, class IO> [[gnu::always_inline]] inline void ring(const IO &io, op o, std::size_t n)
 {
-	io.copy_to(regs::REQ.offset, req, n);
 	if constexpr (MT == mem_type::wc)
 		io.wc_flush();
 	else
@@ -123,6 +122,39 @@ template <mem_type MT, class IO>
 	if constexpr (MT == mem_type::wc)
 		io.wc_flush();
 }
+} // namespace detail
+
+/** Stores the request and rings the doorbell (steps 1-3). */
+template <mem_type MT, class IO>
+[[gnu::always_inline]] inline void post(const IO &io, op o, const void *req, std::size_t n)
+{
+	io.copy_to(regs::REQ.offset, req, n);
+	detail::ring<MT>(io, o, n);
+}
+
+/** The high word of the INVOKE_STATUS that completes invocation @p seq:
+ *  STATUS_DONE | seq. One compare of it checks done and sequence at once;
+ *  NOT_READY (done clear) never matches it. */
+constexpr std::uint32_t expected_status_hi(std::uint32_t seq) noexcept
+{
+	static_assert(regs::STATUS_SEQ_SHIFT == 32 && regs::STATUS_DONE >> 32 == 0x80000000u &&
+		      regs::STATUS_SEQ_MASK == 0x7fffffffu && regs::STATUS_LEN_MASK == 0xffffffffu,
+		      "status layout: done | seq in the high word, the length in the low one");
+	return seq | 0x80000000u;
+}
+
+namespace detail {
+/** The status did not complete the expected invocation: NOT_READY is
+ *  retried (bounded), anything else throws. Returns the good status. */
+template <class IO> [[gnu::noinline, gnu::cold]] std::uint64_t slow_status(const IO &io, invoke_state &st, std::uint64_t s)
+{
+	if (s == regs::NOT_READY)
+		s = retry_not_ready(io, st);
+	if (static_cast<std::uint32_t>(s >> 32) != expected_status_hi(st.next_seq))
+		throw_bad_status(st, s);
+	return s;
+}
+} // namespace detail
 
 /** Waits for the completion (step 4); returns the response length. Throws
  *  errc::timeout after too many NOT_READY answers, errc::device_gone on an
@@ -130,13 +162,10 @@ template <mem_type MT, class IO>
 template <class IO> [[gnu::always_inline]] inline std::size_t wait(const IO &io, invoke_state &st)
 {
 	std::uint64_t s = io.template load<std::uint64_t>(regs::INVOKE_STATUS.offset);
-	if (s == regs::NOT_READY) [[unlikely]]
-		s = detail::retry_not_ready(io, st);
-	const auto seq = static_cast<std::uint32_t>((s >> regs::STATUS_SEQ_SHIFT) & regs::STATUS_SEQ_MASK);
-	if (!(s & regs::STATUS_DONE) || seq != st.next_seq) [[unlikely]]
-		detail::throw_bad_status(st, s);
+	if (static_cast<std::uint32_t>(s >> 32) != expected_status_hi(st.next_seq)) [[unlikely]]
+		s = detail::slow_status(io, st, s);
 	st.next_seq = (st.next_seq + 1) & static_cast<std::uint32_t>(regs::STATUS_SEQ_MASK);
-	return static_cast<std::size_t>(s & regs::STATUS_LEN_MASK);
+	return static_cast<std::uint32_t>(s); // STATUS_LEN_MASK
 }
 
 /** Reads @p n response bytes (step 5). */
@@ -148,16 +177,62 @@ template <mem_type MT, class IO>
 	io.copy_from(regs::RESP.offset, resp, n);
 }
 
-/** One whole invocation, unchecked (1 <= n <= max_payload, @p resp has room
- *  for max(n, response length) bytes). Returns the response length. */
+namespace detail {
+/** invoke() for any view, width and length: out of line. */
 template <mem_type MT, class IO>
-[[gnu::always_inline]] inline std::size_t invoke(const IO &io, invoke_state &st, op o, const void *req,
-						 std::size_t n, void *resp)
+[[gnu::noinline]] std::size_t invoke_any(const IO &io, invoke_state &st, op o, const void *req, std::size_t n,
+					 void *resp)
 {
 	post<MT>(io, o, req, n);
 	const std::size_t len = wait(io, st);
 	fetch<MT>(io, resp, len);
 	return len;
+}
+/** The rest of an invocation whose first status read was not its
+ *  completion (NOT_READY, or an error to throw). */
+template <mem_type MT, class IO>
+[[gnu::noinline, gnu::cold]] std::size_t finish_slow(const IO &io, invoke_state &st, std::uint64_t s, void *resp)
+{
+	s = slow_status(io, st, s);
+	st.next_seq = (st.next_seq + 1) & static_cast<std::uint32_t>(regs::STATUS_SEQ_MASK);
+	const std::size_t len = static_cast<std::uint32_t>(s);
+	fetch<MT>(io, resp, len);
+	return len;
+}
+/** Step 5 of a response that is not whole 8-byte words. */
+template <mem_type MT, class IO> [[gnu::noinline]] std::size_t fetch_any(const IO &io, void *resp, std::size_t len)
+{
+	fetch<MT>(io, resp, len);
+	return len;
+}
+} // namespace detail
+
+/** One whole invocation, unchecked (1 <= n <= max_payload, @p resp has room
+ *  for max(n, response length) bytes). Returns the response length.
+ *  On the hardware view with 8-byte accesses and whole words each way, the
+ *  path is Fig. 3's own instructions plus one compare of the status: every
+ *  other case leaves through a tail call, so this path needs no frame. */
+template <mem_type MT, class IO>
+[[gnu::always_inline]] inline std::size_t invoke(const IO &io, invoke_state &st, op o, const void *req,
+						 std::size_t n, void *resp)
+{
+	if constexpr (IO::simulated) {
+		return detail::invoke_any<MT>(io, st, o, req, n, resp);
+	} else {
+		if (io.isa() != wide_isa::none || (n & 7)) [[unlikely]]
+			return detail::invoke_any<MT>(io, st, o, req, n, resp);
+		io.store_words(regs::REQ.offset, static_cast<const std::uint8_t *>(req), n / 8);
+		detail::ring<MT>(io, o, n);
+		const auto s = io.template load<std::uint64_t>(regs::INVOKE_STATUS.offset);
+		if (static_cast<std::uint32_t>(s >> 32) != expected_status_hi(st.next_seq)) [[unlikely]]
+			return detail::finish_slow<MT>(io, st, s, resp);
+		st.next_seq = (st.next_seq + 1) & static_cast<std::uint32_t>(regs::STATUS_SEQ_MASK);
+		const std::size_t len = static_cast<std::uint32_t>(s);
+		if ((len & 7) || MT == mem_type::wt) [[unlikely]]
+			return detail::fetch_any<MT>(io, resp, len);
+		io.load_words(regs::RESP.offset, static_cast<std::uint8_t *>(resp), len / 8);
+		return len;
+	}
 }
 
 /** Raw write stream: @p n bytes to @p off (BRAM window), drained on WC. */

@@ -81,7 +81,7 @@ wide_isa wide_isa_default()
 
 // The switch runs once per copy, never per word: each case is a loop compiled
 // for one instruction family.
-void mmio_io::copy_to(std::uint64_t off, const void *src, std::size_t n) const noexcept
+void mmio_io::copy_to_any(std::uint64_t off, const void *src, std::size_t n) const noexcept
 {
 	const auto *s = static_cast<const std::uint8_t *>(src);
 	std::uint8_t *b = base_;
@@ -110,7 +110,7 @@ void mmio_io::copy_to(std::uint64_t off, const void *src, std::size_t n) const n
 	}
 }
 
-void mmio_io::copy_from(std::uint64_t off, void *dst, std::size_t n) const noexcept
+void mmio_io::copy_from_any(std::uint64_t off, void *dst, std::size_t n) const noexcept
 {
 	auto *d = static_cast<std::uint8_t *>(dst);
 	const std::uint8_t *b = base_;

@@ -273,9 +273,35 @@ struct mapping {
 	}
 };
 
-/** Prepares and mmaps handle-encoded offset; fills m. */
+/**
+ * An address for a mapping of @p size bytes whose physical start is @p phys,
+ * congruent with it modulo the largest huge entry that fits (1 GiB, 2 MiB),
+ * so that the module's fault handler can map whole PMD/PUD entries where
+ * the kernel allows them. nullptr: let the kernel choose (small mappings, or
+ * no room for the reservation).
+ */
+void *huge_aligned_hint(std::uint64_t phys, std::size_t size)
+{
+	constexpr std::size_t pmd = 2ull << 20, pud = 1ull << 30;
+	const std::size_t align = size >= pud ? pud : size >= pmd ? pmd : 0;
+	if (!align)
+		return nullptr;
+	// Reserve address space (no memory), pick the congruent address inside,
+	// give the reservation back: the device mapping goes there right after.
+	void *r = ::mmap(nullptr, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (r == MAP_FAILED)
+		return nullptr;
+	const auto base = reinterpret_cast<std::uintptr_t>(r);
+	const std::uintptr_t want = phys & (align - 1);
+	const std::uintptr_t hint = ((base - want + align - 1) & ~(align - 1)) + want;
+	::munmap(r, size + align);
+	return reinterpret_cast<void *>(hint);
+}
+
+/** Prepares and mmaps handle-encoded offset; fills m. @p phys: the target's
+ *  physical address if known (BARs, windows), for huge-entry alignment. */
 pioc_map map_handle(const std::shared_ptr<const file> &f, mapping &m, std::uint32_t target,
-		    std::uint32_t index, mem_type t)
+		    std::uint32_t index, mem_type t, std::uint64_t phys = 0)
 {
 	auto mp = hdr<pioc_map>();
 	mp.target = target;
@@ -286,8 +312,8 @@ pioc_map map_handle(const std::shared_ptr<const file> &f, mapping &m, std::uint3
 			     index, to_string(t)).c_str());
 	m.handle = mp.handle;
 	m.size = mp.size;
-	void *p = ::mmap(nullptr, mp.size, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd(),
-			 static_cast<off_t>(mp.offset));
+	void *p = ::mmap(phys ? huge_aligned_hint(phys, mp.size) : nullptr, mp.size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, f->fd(), static_cast<off_t>(mp.offset));
 	if (p == MAP_FAILED)
 		throw_os_error(fmt::format("{}: mmap of {} bytes at handle offset {:#x}", f->path(), mp.size,
 					   mp.offset), errno);
@@ -331,8 +357,11 @@ device_info info_from(const file &f, const pioc_version &v, const std::string &n
 		di.description = fmt::format("ECI {} window, {} bytes", coh ? "coherent" : "I/O",
 					     di.bars.empty() ? 0 : di.bars[0].size);
 	} else {
-		di.description = fmt::format("bound to pioc: {} {} interrupt(s), DMA {} of {} bytes in use",
+		di.description = fmt::format("bound to pioc: {} {} interrupt(s), {}-bit DMA {} ({} of {} bytes "
+					     "in use)",
 					     v.num_irqs, irq_names[std::min<std::uint32_t>(v.irq_type, 3)],
+					     v.dma_mask_bits,
+					     (v.caps & PIOC_CAP_IOMMU) ? "behind an IOMMU" : "without an IOMMU",
 					     v.dma_used, v.dma_limit);
 	}
 	return di;
@@ -354,8 +383,22 @@ std::shared_ptr<transport> transport::open(std::string_view name_in)
 	auto f = std::make_shared<const file>(path, fd);
 	auto v = hdr<pioc_version>();
 	v.user_version = PIOC_API_VERSION;
-	f->ioctl(PIOC_IOC_VERSION, &v, "PIOC_IOC_VERSION (version handshake)");
-	if (v.kernel_version < PIOC_API_VERSION)
+	// A module of another interface version refuses the handshake: one
+	// older than 2 does not know the command at all (ENOTTY), a newer one
+	// says EPROTO. Either way this library cannot use it.
+	if (int r = f->try_ioctl(PIOC_IOC_VERSION, &v)) {
+		if (r == -ENOTTY || r == -EPROTO)
+			throw error(errc::not_supported,
+				    fmt::format("{}: PIOC_IOC_VERSION: the node speaks another interface version "
+						"than libpioc ({}): {}; load the pioc.ko built from the same pioc "
+						"release",
+						path, PIOC_API_VERSION,
+						r == -ENOTTY ? "it does not know the version-2 handshake (a module "
+							       "older than interface 2, or not a pioc node)"
+							     : "it refused version " + std::to_string(PIOC_API_VERSION)));
+		throw_os_error(fmt::format("{}: PIOC_IOC_VERSION (version handshake)", path), -r);
+	}
+	if (v.kernel_version != PIOC_API_VERSION)
 		throw error(errc::not_supported,
 			    fmt::format("{}: module speaks interface version {}, libpioc needs {}", path,
 					v.kernel_version, PIOC_API_VERSION));
@@ -380,7 +423,7 @@ region transport::map_bar_granted(unsigned bar, mem_type t)
 							    bar, ver_.num_bars));
 	auto m = std::make_shared<mapping>();
 	m->f = file_;
-	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t);
+	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t, info_.bars.at(bar).phys);
 	const auto granted = static_cast<mem_type>(mp.granted);
 	std::string rname = is_eci() ? fmt::format("{}", info_.spec)
 				     : fmt::format("{} BAR{}", info_.spec, bar);

@@ -2,6 +2,7 @@
 #include <pioc/sim/host_memory.hpp>
 
 #include <cstring>
+#include <iterator>
 
 namespace pioc::sim {
 
@@ -21,6 +22,25 @@ std::uint64_t host_memory::add(void *cpu, std::size_t size)
 	next_bus_ += ((size + granule - 1) / granule + 1) * granule;
 	by_bus_[bus] = range{static_cast<std::uint8_t *>(cpu), size};
 	return bus;
+}
+
+bool host_memory::add_at(std::uint64_t bus, void *cpu, std::size_t size)
+{
+	std::lock_guard lk(mu_);
+	if (size == 0 || bus + size < bus)
+		return false;
+	// The first range starting at or after bus must start past our end; the
+	// one before must end at or before bus.
+	auto it = by_bus_.lower_bound(bus);
+	if (it != by_bus_.end() && it->first < bus + size)
+		return false;
+	if (it != by_bus_.begin()) {
+		auto prev = std::prev(it);
+		if (prev->first + prev->second.size > bus)
+			return false;
+	}
+	by_bus_[bus] = range{static_cast<std::uint8_t *>(cpu), size};
+	return true;
 }
 
 void host_memory::remove(std::uint64_t bus) noexcept

@@ -6,27 +6,59 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
-#include <liburing.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace pioc::xdma {
 
+// Xilinx's char device (dma_ip_drivers cdev_sgdma.c) honours the file offset
+// only in its read/write handlers; its read_iter/write_iter, which io_uring
+// and aio use, pass the iov_iter's iov_offset (0) as the card address. So
+// every transfer here is a synchronous pread/pwrite, and queue depth comes
+// from worker threads, each blocked in one call.
 struct chardev::impl {
 	int h2c = -1, c2h = -1;
-	io_uring ring{};
-	struct op {
+	struct job {
 		bool write;
 		std::uint64_t card;
+		void *buf;
 		std::size_t n;
 		std::uint64_t tag;
+		ssize_t res = 0;
+		int err = 0;
 	};
-	std::vector<op> ops; // by slot
-	std::vector<unsigned> free_slots;
+	std::mutex m;
+	std::condition_variable work, done;
+	std::deque<job> todo, finished;
+	bool stop = false;
+	std::vector<std::thread> workers;
+
+	void serve()
+	{
+		std::unique_lock lk(m);
+		for (;;) {
+			work.wait(lk, [&] { return stop || !todo.empty(); });
+			if (stop)
+				return;
+			job j = todo.front();
+			todo.pop_front();
+			lk.unlock();
+			j.res = j.write ? ::pwrite(h2c, j.buf, j.n, off_t(j.card)) : ::pread(c2h, j.buf, j.n, off_t(j.card));
+			j.err = j.res < 0 ? errno : 0;
+			lk.lock();
+			finished.push_back(j);
+			done.notify_all();
+		}
+	}
 };
 
 chardev::paths chardev::default_paths(unsigned card, unsigned channel)
@@ -37,8 +69,11 @@ chardev::paths chardev::default_paths(unsigned card, unsigned channel)
 
 chardev::chardev(paths p, unsigned queue_depth) : p_(std::make_unique<impl>()), paths_(std::move(p)), qd_(queue_depth)
 {
-	if (qd_ == 0 || qd_ > 4096)
-		throw error(errc::invalid_argument, fmt::format("XDMA char devices: queue depth {} is not 1..4096", qd_));
+	if (qd_ == 0 || qd_ > 1024)
+		throw error(errc::invalid_argument,
+			    fmt::format("XDMA char devices: queue depth {} is not 1..1024 (one thread per transfer in "
+					"flight)",
+					qd_));
 	p_->h2c = ::open(paths_.h2c.c_str(), O_RDWR | O_CLOEXEC);
 	if (p_->h2c < 0)
 		throw_os_error(fmt::format("XDMA char device {} (stock Xilinx driver loaded?)", paths_.h2c), errno);
@@ -48,20 +83,19 @@ chardev::chardev(paths p, unsigned queue_depth) : p_(std::make_unique<impl>()), 
 		::close(p_->h2c);
 		throw_os_error(fmt::format("XDMA char device {}", paths_.c2h), e);
 	}
-	const int rc = io_uring_queue_init(qd_, &p_->ring, 0);
-	if (rc < 0) {
-		::close(p_->h2c);
-		::close(p_->c2h);
-		throw_os_error("XDMA char devices: io_uring setup", -rc);
-	}
-	p_->ops.resize(qd_);
-	for (unsigned i = qd_; i-- > 0;)
-		p_->free_slots.push_back(i);
+	for (unsigned i = 0; i < qd_; ++i)
+		p_->workers.emplace_back([this] { p_->serve(); });
 }
 
 chardev::~chardev()
 {
-	io_uring_queue_exit(&p_->ring);
+	{
+		std::lock_guard lk(p_->m);
+		p_->stop = true;
+	}
+	p_->work.notify_all();
+	for (auto &t : p_->workers)
+		t.join();
 	::close(p_->h2c);
 	::close(p_->c2h);
 }
@@ -90,23 +124,14 @@ void chardev::read(std::uint64_t card, void *dst, std::size_t n)
 
 void chardev::submit(bool wr, std::uint64_t card, void *buf, std::size_t n, std::uint64_t tag)
 {
-	if (p_->free_slots.empty())
+	if (in_flight_ >= qd_)
 		throw error(errc::out_of_range,
 			    fmt::format("XDMA char devices: {} transfers already in flight (queue depth); reap first", qd_));
-	io_uring_sqe *sqe = io_uring_get_sqe(&p_->ring);
-	if (!sqe)
-		throw error(errc::out_of_range, "XDMA char devices: io_uring submission queue full");
-	const unsigned slot = p_->free_slots.back();
-	p_->free_slots.pop_back();
-	p_->ops[slot] = {wr, card, n, tag};
-	if (wr)
-		io_uring_prep_write(sqe, p_->h2c, buf, unsigned(n), card);
-	else
-		io_uring_prep_read(sqe, p_->c2h, buf, unsigned(n), card);
-	io_uring_sqe_set_data64(sqe, slot);
-	const int rc = io_uring_submit(&p_->ring);
-	if (rc < 0)
-		throw_os_error("XDMA char devices: io_uring submit", -rc);
+	{
+		std::lock_guard lk(p_->m);
+		p_->todo.push_back({wr, card, buf, n, tag});
+	}
+	p_->work.notify_one();
 	++in_flight_;
 }
 
@@ -124,28 +149,22 @@ std::vector<std::uint64_t> chardev::reap(unsigned min)
 {
 	std::vector<std::uint64_t> tags;
 	std::string err;
-	while (in_flight_ && (tags.size() < min || !err.empty())) {
-		io_uring_cqe *cqe = nullptr;
-		const int rc = tags.size() < min ? io_uring_wait_cqe(&p_->ring, &cqe) : io_uring_peek_cqe(&p_->ring, &cqe);
-		if (rc == -EAGAIN)
-			break;
-		if (rc < 0)
-			throw_os_error("XDMA char devices: io_uring wait", -rc);
-		const unsigned slot = unsigned(io_uring_cqe_get_data64(cqe));
-		const int res = cqe->res;
-		io_uring_cqe_seen(&p_->ring, cqe);
+	std::unique_lock lk(p_->m);
+	const std::size_t want = std::min<std::size_t>(min, in_flight_);
+	p_->done.wait(lk, [&] { return p_->finished.size() >= want; });
+	while (!p_->finished.empty()) {
+		const impl::job j = p_->finished.front();
+		p_->finished.pop_front();
 		--in_flight_;
-		p_->free_slots.push_back(slot);
-		const auto &o = p_->ops[slot];
-		if (res < 0 || std::size_t(res) != o.n) {
+		if (j.res < 0 || std::size_t(j.res) != j.n) {
 			if (err.empty())
-				err = fmt::format("{}: {} of {} bytes at card address {:#x} {}", o.write ? paths_.h2c : paths_.c2h,
-						  o.write ? "write" : "read", o.n, o.card,
-						  res < 0 ? fmt::format("failed: {}", std::strerror(-res))
-							  : fmt::format("moved only {} bytes", res));
+				err = fmt::format("{}: {} of {} bytes at card address {:#x} {}", j.write ? paths_.h2c : paths_.c2h,
+						  j.write ? "write" : "read", j.n, j.card,
+						  j.res < 0 ? fmt::format("failed: {}", std::strerror(j.err))
+							    : fmt::format("moved only {} bytes", j.res));
 			continue;
 		}
-		tags.push_back(o.tag);
+		tags.push_back(j.tag);
 	}
 	if (!err.empty())
 		throw error(errc::device_error, err);

@@ -45,39 +45,65 @@ completion completion_from(std::string_view s)
 		    fmt::format("completion mode '{}': use writeback (poll), count or interrupt (irq)", s));
 }
 
-std::string decode_status(std::uint32_t st)
+namespace {
+/** A 5-bit error field whose failing side is PCIe: the completion status. */
+std::string pcie_codes(std::uint32_t code)
 {
+	std::vector<std::string> v;
+	if (code & r::ERR_UR)
+		v.push_back("unsupported request (UR)");
+	if (code & r::ERR_CA)
+		v.push_back("completer abort (CA)");
+	if (code & r::ERR_PARITY)
+		v.push_back("parity error");
+	if (code & r::ERR_HEADER_EP)
+		v.push_back("poisoned header (EP)");
+	if (code & r::ERR_UNEXP_CPL)
+		v.push_back("unexpected completion");
+	return fmt::format("{}", fmt::join(v, ", "));
+}
+/** A 5-bit error field whose failing side is the card's AXI bus. */
+std::string axi_codes(std::uint32_t code)
+{
+	std::vector<std::string> v;
+	if (code & r::ERR_DECODE)
+		v.push_back("AXI decode error (DECERR: no slave at the card address)");
+	if (code & r::ERR_SLAVE)
+		v.push_back("AXI slave error (SLVERR)");
+	if (code & ~(r::ERR_DECODE | r::ERR_SLAVE))
+		v.push_back(fmt::format("reserved bits {:#x}", code & ~(r::ERR_DECODE | r::ERR_SLAVE)));
+	return fmt::format("{}", fmt::join(v, ", "));
+}
+} // namespace
+
+std::string decode_status(std::uint32_t st, bool c2h)
+{
+	// PG195 "H2C Channel Status (0x40)" / "C2H Channel Status (0x40)": an
+	// H2C engine reads the host (PCIe) and writes the card (AXI); a C2H
+	// engine reads the card (AXI) and posts writes to the host, which are
+	// never answered, so it has no write_error. Descriptors always come
+	// from the host.
 	std::vector<std::string> parts;
-	auto sub = [](std::uint32_t code, bool card_side) {
-		std::vector<std::string> v;
-		if (code & r::ERR_UR)
-			v.push_back(card_side ? "SLVERR/unsupported request" : "unsupported request (UR)");
-		if (code & r::ERR_CA)
-			v.push_back(card_side ? "DECERR/completer abort" : "completer abort (CA)");
-		if (code & r::ERR_PARITY)
-			v.push_back("parity / poisoned data");
-		if (code & r::ERR_HEADER_EP)
-			v.push_back("poisoned header (EP)");
-		if (code & r::ERR_UNEXP_CPL)
-			v.push_back("unexpected completion");
-		return fmt::format("{}", fmt::join(v, ", "));
-	};
+	const std::uint32_t rd = (st & r::ST_READ_ERROR) >> r::ST_READ_ERROR_SHIFT;
+	const std::uint32_t wr = (st & r::ST_WRITE_ERROR) >> r::ST_WRITE_ERROR_SHIFT;
+	const std::uint32_t de = (st & r::ST_DESC_ERROR) >> r::ST_DESC_ERROR_SHIFT;
 	if (st & r::ST_MAGIC_STOPPED)
 		parts.push_back("magic_stopped: a fetched descriptor's magic is not 0xAD4B (bad descriptor address, "
 				"or an adjacent block crossing 4 KiB)");
 	if (st & r::ST_ALIGN_MISMATCH)
-		parts.push_back("align_mismatch: a source/destination address or length breaks the engine's alignment");
+		parts.push_back("align_mismatch: a descriptor's source and destination addresses are not aligned to "
+				"each other (or its length breaks the granularity) as the engine's alignment register "
+				"requires");
 	if (st & r::ST_INVALID_LENGTH)
 		parts.push_back("invalid_length: a descriptor length is 0 or not a multiple of the granularity");
-	if (st & r::ST_READ_ERROR)
-		parts.push_back("read_error (" + sub((st & r::ST_READ_ERROR) >> r::ST_READ_ERROR_SHIFT, false) +
-				"): reading the data source failed");
-	if (st & r::ST_WRITE_ERROR)
-		parts.push_back("write_error (" + sub((st & r::ST_WRITE_ERROR) >> r::ST_WRITE_ERROR_SHIFT, true) +
-				"): writing the data destination failed");
-	if (st & r::ST_DESC_ERROR)
-		parts.push_back("desc_error (" + sub((st & r::ST_DESC_ERROR) >> r::ST_DESC_ERROR_SHIFT, false) +
-				"): fetching a descriptor from host memory failed");
+	if (rd)
+		parts.push_back(c2h ? "read_error (" + axi_codes(rd) + "): reading the card (AXI) failed"
+				    : "read_error (" + pcie_codes(rd) + "): reading host memory failed");
+	if (wr)
+		parts.push_back(c2h ? fmt::format("write_error bits {:#x}, which a C2H engine does not have", wr)
+				    : "write_error (" + axi_codes(wr) + "): writing the card (AXI) failed");
+	if (de)
+		parts.push_back("desc_error (" + pcie_codes(de) + "): fetching a descriptor from host memory failed");
 	if (parts.empty()) {
 		if (st & r::ST_BUSY)
 			parts.push_back("busy");
@@ -272,8 +298,11 @@ void channel::program()
 	(void)c.read<std::uint32_t>(eng_ + r::ENG_STATUS_RC);
 	c.write<std::uint32_t>(eng_ + r::ENG_WB_LO, std::uint32_t(wb_bus_));
 	c.write<std::uint32_t>(eng_ + r::ENG_WB_HI, std::uint32_t(wb_bus_ >> 32));
-	const std::uint32_t errs = r::IE_ALIGN_MISMATCH | r::IE_MAGIC_STOPPED | r::IE_INVALID_LENGTH |
-				   r::IE_READ_ERROR | r::IE_WRITE_ERROR | r::IE_DESC_ERROR;
+	// Every error logged and stopping the engine; write_error only on H2C
+	// (C2H has no such field: the bits do not exist there).
+	const std::uint32_t errs = (r::IE_ALIGN_MISMATCH | r::IE_MAGIC_STOPPED | r::IE_INVALID_LENGTH |
+				    r::IE_READ_ERROR | r::IE_WRITE_ERROR | r::IE_DESC_ERROR) &
+				   r::ctrl_bits(info_.c2h);
 	ctrl_ = errs | r::IE_DESC_STOPPED | r::IE_DESC_COMPLETED;
 	if (mode_ == completion::writeback)
 		ctrl_ |= r::CTRL_POLL_WB;
@@ -323,18 +352,24 @@ request &channel::prepare(const dma_buffer &buf, std::uint64_t off, std::uint64_
 			    fmt::format("{}: transfer of {} bytes at offset {:#x} runs past the end of a {}-byte DMA "
 					"buffer",
 					name_, len, off, buf.size));
+	if (info_.stream)
+		throw error(errc::not_supported,
+			    fmt::format("{}: an AXI4-Stream engine (identifier {:#x}): this driver moves memory-mapped "
+					"transfers only. A stream engine needs EOP on the last H2C descriptor, C2H result "
+					"records in host memory in place of a card address, and C2H lengths in multiples "
+					"of 64 bytes, none of which it implements (Documentation/xdma.md)",
+					name_, info_.id));
 	const std::uint64_t host = buf.bus + off;
 	const unsigned al = info_.addr_align, gr = info_.len_granularity;
-	if (host % al)
+	// PG195 (memory-mapped): source and destination must be aligned to each
+	// other, the same offset modulo the alignment; neither needs to be
+	// aligned by itself.
+	if (host % al != card % al)
 		throw error(errc::misaligned,
-			    fmt::format("{}: host bus address {:#x} (buffer offset {:#x}, {} bytes) is not {}-byte "
-					"aligned as the engine's alignment register requires",
-					name_, host, off, len, al));
-	if (card % al)
-		throw error(errc::misaligned,
-			    fmt::format("{}: card address {:#x} ({} bytes) is not {}-byte aligned as the engine's "
-					"alignment register requires",
-					name_, card, len, al));
+			    fmt::format("{}: host bus address {:#x} (buffer offset {:#x}, {} bytes) and card address "
+					"{:#x} are not aligned to each other: the engine's alignment register requires "
+					"the same offset modulo {} (here {} and {})",
+					name_, host, off, len, card, al, host % al, card % al));
 	if (len % gr)
 		throw error(errc::misaligned,
 			    fmt::format("{}: length {} at offset {:#x} is not a multiple of the engine's length "
@@ -427,7 +462,7 @@ template <class IO> std::string channel::recover(const IO &io, std::uint32_t sta
 	for (request *q : running_)
 		what += (what.empty() ? "" : ", ") + describe(*q);
 	std::string msg = fmt::format("{}: run of {} descriptor(s) [{}] failed: {}; {}; completed {}; ", name_,
-				      expected_, what, why, decode_status(status), done);
+				      expected_, what, why, decode_status(status, info_.c2h), done);
 	if (stuck)
 		msg += "the engine stays busy after run was cleared: it needs a function reset "
 		       "(pioc::xdma::dma::function_reset(), or echo 1 > /sys/bus/pci/devices/<BDF>/reset)";

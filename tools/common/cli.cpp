@@ -244,8 +244,9 @@ void add_bench_options(cli &c, bench_options &o, unsigned which, std::string_vie
 {
 	if (which & opt_device)
 		c.value("device", "SPEC",
-			"device to use: sim:pio (simulated, PC timing), sim:pio@enzian-gen3x8, a PCI address "
-			"(0000:01:00.0) or vendor:device (10ee:9038)",
+			"device to use: sim:pio (simulated, PC timing), sim:pio@enzian-gen3x8, sim:xdma, rtl:pio or "
+			"rtl:xdma (Verilated RTL, -DPIOC_RTL=ON builds), a PCI address (0000:01:00.0) or "
+			"vendor:device (10ee:9038)",
 			o.device, 'd');
 	if (which & opt_mem_type)
 		c.option("mem-type", "TYPE", std::string(mem_help), [&o](std::string_view v) { o.mem = parse_mem(v); },

@@ -87,6 +87,17 @@ window open_window(const std::string &spec, std::uint64_t want, std::uint32_t li
 	return window{std::move(dev), std::move(win), p, size};
 }
 
+/** The model's constants a simulated report carries, from the config the
+ *  run used (FITTED / ASSUMED: see sim::eci::config). */
+nlohmann::json model_params(const sim::eci::config &c)
+{
+	return {{"link_ns", c.link_ns},
+		{"dir_msg_ns", c.dir_msg_ns},
+		{"dir_occupancy_ns", c.dir_occupancy_ns},
+		{"dir_slices", c.dir_slices},
+		{"line", c.line_size}};
+}
+
 /** The columns every simulated ecibench result carries: link messages and
  *  round trips per timed operation. */
 void add_link_counts(bench::result &r, const sim::eci::counters &d, std::uint64_t ops)
@@ -103,6 +114,40 @@ struct invoke_opts {
 	bool shared = false, pipelined = false;
 	std::uint64_t line = 128, window_size = 0, channel = 0;
 };
+
+/** Refuses, before anything is opened, every option the window path
+ *  (our Enzian image behind /dev/pioc/eci*) cannot apply, naming the option
+ *  and the reason: the tool must not record a setting it never made. What
+ *  the image offers comes from its register map (fpga/regmap/coh_dev.toml,
+ *  pioc/regs/coh_dev.hpp), the one source of truth. */
+void check_window_options(const invoke_opts &o, coherent::variant v)
+{
+	namespace cd = regs::coh_dev;
+	if (!coherent::cpu_initiated(v))
+		throw usage_error(fmt::format("--variant {}: on a window only CPU-initiated variants are timed (the "
+					      "receiver needs the device to post messages, which the tool cannot ask for)",
+					      coherent::to_string(v)));
+	if (!coherent::device_homed(v))
+		throw usage_error(fmt::format("--variant {}: the window is homed on the device (the FPGA); Fig. 5c "
+					      "needs lines homed on the CPU, which only the simulated device offers",
+					      coherent::to_string(v)));
+	if (o.shared)
+		throw usage_error("--shared: on the Enzian image Shared or Exclusive is the engine's CONFIG register "
+				  "(CFG_EXCLUSIVE, reset 1), in its control block, which ecibench does not map");
+	if (o.pipelined)
+		throw usage_error("--pipelined: the Enzian image's coherent engine has no data banks (line-by-line "
+				  "only); pipelined mode runs on the simulated device");
+	if (o.line != cd::LINE_BYTES)
+		throw usage_error(fmt::format("--line {}: the Enzian image's lines are {} bytes", o.line, cd::LINE_BYTES));
+	if (o.channel >= cd::CPU_CHANNELS)
+		throw usage_error(fmt::format("--channel {}: the Enzian image has {} CPU-initiated channels (0..{}); "
+					      "a read of another channel's line is never answered",
+					      o.channel, cd::CPU_CHANNELS, cd::CPU_CHANNELS - 1));
+	if (o.engine != "model")
+		throw usage_error(fmt::format("--engine {}: chooses the simulated device; with --window the device is "
+					      "the hardware",
+					      o.engine));
+}
 
 /** The timed loop, once per line-access policy (no backend branch inside). */
 template <class Inv, class Now>
@@ -152,6 +197,10 @@ int cmd_invoke(int argc, char **argv)
 		if (s == 0 || s > coherent::max_message)
 			throw usage_error(fmt::format("--sizes: {} is outside 1 B .. 16 KiB", s));
 	const bool sim = o.window.empty();
+	if (!sim)
+		check_window_options(o, *v);
+	else if (c.given("window-size"))
+		throw usage_error("--window-size: needs --window (the simulated device has no window to map)");
 	const bool use_rtl = o.engine == "rtl";
 	if (o.engine != "model" && !use_rtl)
 		throw usage_error(fmt::format("--engine {}: expected model or rtl", o.engine));
@@ -182,15 +231,13 @@ int cmd_invoke(int argc, char **argv)
 	const std::uint32_t data_lines = o.pipelined ? 128 : 0;
 
 	if (!sim) {
-		if (!coherent::cpu_initiated(*v))
-			throw error(errc::not_supported, "ecibench invoke: on a window only CPU-initiated variants "
-							 "(5a, 5c) are timed");
+		rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
 		window w = open_window(o.window, o.window_size, static_cast<std::uint32_t>(o.line));
 		void *p = w.base;
 		std::uint64_t size = w.size;
 		std::uint32_t line = static_cast<std::uint32_t>(o.line);
-		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel), 64 * 1024,
-							 data_lines);
+		auto lay = coherent::layout::for_channel(size, line, static_cast<std::uint32_t>(o.channel),
+							 regs::coh_dev::CHANNEL_STRIDE, data_lines);
 		coherent::cpu_options co;
 		co.pipelined = o.pipelined;
 		// The constructor opens a session (SYNC): no answer of an earlier run counts.
@@ -205,7 +252,11 @@ int cmd_invoke(int argc, char **argv)
 		return 0;
 	}
 
-	rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", o.line}};
+	{
+		sim::eci::config sc;
+		sc.line_size = static_cast<std::uint32_t>(o.line);
+		rep.extra["model"] = model_params(sc);
+	}
 	for (auto s : sizes) {
 		sim::eci::config sc;
 		sc.line_size = static_cast<std::uint32_t>(o.line);
@@ -449,7 +500,9 @@ int cmd_threads(int argc, char **argv, bool queue)
 	rep.extra["line"] = L;
 	if (device) {
 		rep.extra["peer"] = "device (modelled)";
-		rep.extra["model"] = {{"link_ns", 150}, {"dir_msg_ns", 65}, {"line", L}};
+		sim::eci::config sc;
+		sc.line_size = L;
+		rep.extra["model"] = model_params(sc);
 		rep.results.push_back(queue_device(L, static_cast<std::uint32_t>(entries), size, common));
 		emit(rep, common.format);
 		return 0;

@@ -294,7 +294,8 @@ int run_dma(int argc, char **argv)
 		 "beside model_gbps from the pcie-bench model with the device's MPS/MRRS and link.\n"
 		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.\n"
 		 "--device xilinx:/dev/xdma0[:CH] runs through the stock Xilinx driver's char devices\n"
-		 "(pwrite/pread, io_uring for --queue-depth; measured wall-clock time).");
+		 "(pread/pwrite only, one I/O thread per transfer in flight for --queue-depth: the stock\n"
+		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).");
 	if (!c.parse(argc, argv))
 		return exit_ok;
 	for (const auto &w : split_list(tests, "--tests")) {
@@ -428,6 +429,10 @@ int run_dma(int argc, char **argv)
 		}
 	}
 	prog.finish();
+	// Runs finished from the completed count because their write-back or
+	// interrupt never came (0 on a healthy device and driver).
+	rep.extra["lost_signals"] = h2c.lost_signals() + c2h.lost_signals();
+	rep.extra["recoveries"] = h2c.recoveries() + c2h.recoveries();
 	emit(rep, o.common.format);
 	return exit_ok;
 }

@@ -36,6 +36,14 @@ void usage(std::FILE *to)
 		fmt::print(to, "  {:<12}{}\n", c.name, c.help);
 	fmt::print(to,
 		   "\n"
+		   "devices (--device SPEC):\n"
+		   "  sim:pio, sim:xdma, sim:xdma_pio   models in this process (SIMULATED time);\n"
+		   "                                    @enzian-gen3x8 picks Enzian link timing\n"
+		   "  rtl:pio, rtl:xdma                 the Verilated RTL of the images (SIMULATED time;\n"
+		   "                                    builds configured with -DPIOC_RTL=ON)\n"
+		   "  0000:01:00.0, 10ee:9038           a PCI function on this machine (measured)\n"
+		   "  pioc-info lists them; Documentation/devices.md explains specs.\n"
+		   "\n"
 		   "'pciebench COMMAND --help' explains a command's options. Every command prints\n"
 		   "a table by default, --json or --csv for scripts (Documentation/benchmarking.md).\n"
 		   "\n"

@@ -153,7 +153,11 @@ private:
 	ctrl await(ctrl c, kind want, std::uint32_t chunk, unsigned &answered)
 	{
 		for (std::uint32_t nr = 0;;) {
-			ctrl a{L_.load64(lay_.ctrl_off(p_))};
+			// Acquire (LDAR on arm64): the caller copies the payload and the
+			// data lines after this returns, and a branch on the control word
+			// does not keep those loads behind it on ARMv8
+			// (tests/herd/invoke-control-before-data.litmus).
+			ctrl a{L_.load_acquire(lay_.ctrl_off(p_))};
 			++st_.exchanges;
 			if (a.valid() && a.seq() == c.seq() && a.k() == want && a.chunk() == chunk) {
 				answered = p_;
@@ -182,10 +186,17 @@ private:
 	{
 		unsigned r = p_ ^ 1;
 		L_.store_bytes(lay_.ctrl_off(r) + ctrl_bytes, data, n);
-		// The word last: whenever the device looks (a speculative read may
-		// make it look at any time), a new word comes with its payload.
+		// Release (STLR on arm64): the payload and data lines stored before
+		// are visible no later than the control word, so whenever the device
+		// looks (a speculative read may make it look at any time) a new word
+		// comes with its payload (tests/herd/invoke-request-before-signal.litmus).
 		L_.store_release(lay_.ctrl_off(r), c.w);
-		L_.store_load(); // the request is in the cache before the load signals it
+		// DMB SY / MFENCE: the request leaves the store buffer before the
+		// signalling load goes out, so the device finds it and the first
+		// answer is not "not ready". Latency, not correctness: correctness
+		// rests on the release above and the answer check in await()
+		// (tests/herd/x86-store-then-signal.litmus shows the reordering).
+		L_.store_load();
 		return await(c, want, chunk, answered);
 	}
 
@@ -295,7 +306,9 @@ public:
 				L_.store_release(lay_.ctrl_off(p_ ^ 1), sent_);
 				L_.store_load(); // the ACK is visible before the load that signals it
 			}
-			ctrl a{L_.load64(lay_.ctrl_off(p_))};
+			// Acquire: the payload is loaded after the control word that
+			// announced it (tests/herd/invoke-control-before-data.litmus).
+			ctrl a{L_.load_acquire(lay_.ctrl_off(p_))};
 			++st_.exchanges;
 			if (a.valid() && a.k() == kind::message && a.seq() == want_seq && a.chunk() == want_chunk) {
 				unsigned ans = p_;

@@ -16,7 +16,7 @@
  *   std::uint64_t load64(off); void store64(off, v);
  *   void load_bytes(off, dst, n); void store_bytes(off, src, n);
  *   void load_lines(const std::uint64_t *offs, n);  // independent loads, all in flight
- *   std::uint64_t load_acquire(off); void store_release(off, v); // queue publication
+ *   std::uint64_t load_acquire(off); void store_release(off, v); // control words, queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
  *   void relax(backoff &);                           // between two polls that found nothing
  *   void evict(off);                                 // clean+invalidate one line
@@ -53,6 +53,17 @@ struct backoff {
 	}
 };
 
+/** Copies @p n bytes of a queue entry's payload (at most a line) inline:
+ *  8-byte words, then the tail. A libc memcpy call with a run-time length
+ *  costs more than the message itself on a round trip between two cores. */
+inline void copy_payload(std::uint8_t *d, const std::uint8_t *s, std::size_t n) noexcept
+{
+	for (; n >= 8; d += 8, s += 8, n -= 8)
+		std::memcpy(d, s, 8);
+	for (; n; --n)
+		*d++ = *s++;
+}
+
 /** Plain loads and stores on a cacheable mapping. */
 class mem_lines {
 public:
@@ -73,13 +84,13 @@ public:
 	void load_bytes(std::uint64_t off, void *dst, std::size_t n) const noexcept
 	{
 		barrier::compiler();
-		std::memcpy(dst, base_ + off, n);
+		copy_payload(static_cast<std::uint8_t *>(dst), base_ + off, n);
 		barrier::compiler();
 	}
 	void store_bytes(std::uint64_t off, const void *src, std::size_t n) const noexcept
 	{
 		barrier::compiler();
-		std::memcpy(base_ + off, src, n);
+		copy_payload(base_ + off, static_cast<const std::uint8_t *>(src), n);
 		barrier::compiler();
 	}
 	/** Independent loads of the first word of each line: the core keeps them
@@ -154,13 +165,16 @@ public:
 			offs += k, n -= k;
 		}
 	}
-	/** dmb ishld after the load, as the acquire load compiles on arm64. */
+	/** The load, then a load barrier: the ordering arm64's ldar gives (later
+	 *  loads stay behind it), priced as one barrier. */
 	std::uint64_t load_acquire(std::uint64_t off) const
 	{
 		std::uint64_t v = load64(off);
 		sys_->cpu_barrier(barrier::kind::load_load);
 		return v;
 	}
+	/** A store barrier, then the store: the ordering arm64's stlr gives
+	 *  (earlier stores become visible first). */
 	void store_release(std::uint64_t off, std::uint64_t v) const
 	{
 		sys_->cpu_barrier(barrier::kind::store_store);

@@ -14,9 +14,15 @@
  *
  * Both work between two cores (two threads over ordinary memory) and, since
  * they are plain cache-line traffic, between a core and a device that takes
- * part in coherence. Publication is a release store of the entry's header
- * word after the payload; consumption an acquire load (dmb on arm64).
- * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86).
+ * part in coherence. Publication is a release store (stlr) of the entry's
+ * header word after the payload, consumption an acquire load (ldar) before
+ * it (tests/herd/queue-payload-before-valid.litmus); handing a slot back
+ * (cq head, FastForward flag 0) is a release store after the payload is
+ * copied out, so the sender cannot overwrite it early
+ * (tests/herd/queue-read-before-reuse.litmus). On x86 all four are plain
+ * moves (tests/herd/x86-payload-before-flag.litmus).
+ * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86). What
+ * each end writes privately is aligned to 128 bytes (detail::private_align).
  */
 #pragma once
 
@@ -40,6 +46,12 @@ inline void st_rel(std::uint8_t *p, std::uint64_t v) noexcept
 {
 	std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t *>(p)).store(v, std::memory_order_release);
 }
+/** Bytes within which a write by one core disturbs another core's data:
+ *  a 128-byte prefetch pair on x86, a line on ThunderX-1. Each end's private
+ *  state (tail, head, ring position) is aligned to it, so that two ends kept
+ *  side by side (on one stack, in one object) never share a line. */
+inline constexpr std::size_t private_align = 128;
+
 inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t line)
 {
 	if (line < 16 || (line & (line - 1)))
@@ -55,7 +67,10 @@ inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t 
  *  mem_lines on ordinary memory or the module's ECI window, eci_sim_lines
  *  in the ECI model (where the other end can be the device: sim::eci::
  *  cq_engine). Layout from @p base: line 0 holds head, then @p entries
- *  lines. Entry header: bit 0 valid (sense), bits 16-31 length.
+ *  lines. (Padding entries to 128-byte pairs against x86's adjacent-line
+ *  prefetch made round trips 2-8% slower on AMD Zen 4: the next entry's line
+ *  arriving early helps the receiver; see benchmarking.md.) Entry header:
+ *  bit 0 valid (sense), bits 16-31 length.
  *  The code is the same for every policy; the policy is a template
  *  argument, so the hardware loop has no backend branch. */
 /** The entry format of a cachable queue, shared by every end (the device
@@ -76,7 +91,7 @@ struct cq_entry {
 };
 
 template <class Lines>
-class cq_ring {
+class alignas(detail::private_align) cq_ring { // read by both ends: nothing written may share its line
 public:
 	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept
 	{
@@ -84,19 +99,33 @@ public:
 	}
 	/** The ring starts at offset @p base of @p lines' window (line-aligned);
 	 *  its memory must read as zeros before the first use. */
-	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries) : L_(lines), base_(base), n_(entries)
+	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries)
+	    : L_(lines), base_(base), n_(entries), stride_(lines.line_size())
 	{
 		detail::check_ring(base, entries, L_.line_size());
 	}
 	std::uint32_t payload_max() const noexcept { return L_.line_size() - 8; }
 	std::uint32_t entries() const noexcept { return n_; }
 	std::uint64_t head_off() const noexcept { return base_; }
-	std::uint64_t entry_off(std::uint64_t i) const noexcept
-	{
-		return base_ + std::uint64_t(1 + i % n_) * L_.line_size();
-	}
+	std::uint64_t entry_off(std::uint64_t i) const noexcept { return slot_off(i % n_); }
+	/** Offset of entry @p slot (0 <= slot < entries()). */
+	std::uint64_t slot_off(std::uint32_t slot) const noexcept { return base_ + std::uint64_t(1 + slot) * stride_; }
 
-	class sender {
+	/** Where an end is in the ring: slot and the sense it expects there,
+	 *  advanced by one step (cq_entry::sense without a division). */
+	struct position {
+		std::uint32_t slot = 0;
+		std::uint64_t sense = cq_entry::sense(0, 1);
+		void next(std::uint32_t entries) noexcept
+		{
+			if (++slot == entries) {
+				slot = 0;
+				sense ^= 1;
+			}
+		}
+	};
+
+	class alignas(detail::private_align) sender {
 	public:
 		explicit sender(cq_ring &q) noexcept : q_(q) {}
 		/** Enqueues up to payload_max() bytes; false if the ring is full. */
@@ -108,10 +137,11 @@ public:
 				if (tail_ - shadow_head_ == q_.n_)
 					return false;
 			}
-			std::uint64_t e = q_.entry_off(tail_);
+			const std::uint64_t e = q_.slot_off(pos_.slot);
 			q_.L_.store_bytes(e + 8, p, n);
-			q_.L_.store_release(e, cq_entry::header(cq_entry::sense(tail_, q_.n_), n));
+			q_.L_.store_release(e, cq_entry::header(pos_.sense, n));
 			++tail_;
+			pos_.next(q_.n_);
 			return true;
 		}
 		void send(const void *p, std::size_t n)
@@ -127,23 +157,25 @@ public:
 	private:
 		cq_ring &q_;
 		std::uint64_t tail_ = 0, shadow_head_ = 0, head_reads_ = 0;
+		position pos_;
 	};
 
-	class receiver {
+	class alignas(detail::private_align) receiver {
 	public:
 		explicit receiver(cq_ring &q) noexcept : q_(q) {}
 		/** Dequeues into @p p; returns the length, or -1 if empty. */
 		long try_receive(void *p, std::size_t cap)
 		{
-			std::uint64_t e = q_.entry_off(head_);
-			std::uint64_t h = q_.L_.load_acquire(e);
-			if (!cq_entry::valid(h, cq_entry::sense(head_, q_.n_)))
+			const std::uint64_t e = q_.slot_off(pos_.slot);
+			const std::uint64_t h = q_.L_.load_acquire(e);
+			if (!cq_entry::valid(h, pos_.sense))
 				return -1; // message valid bit: no tail pointer to read
 			std::size_t n = cq_entry::length(h);
 			if (n > q_.payload_max())
 				n = q_.payload_max(); // a corrupt length never reads past the line
 			q_.L_.load_bytes(e + 8, p, n < cap ? n : cap);
 			++head_;
+			pos_.next(q_.n_);
 			q_.L_.store_release(q_.head_off(), head_); // the sender reads it lazily
 			return static_cast<long>(n);
 		}
@@ -172,12 +204,13 @@ public:
 	private:
 		cq_ring &q_;
 		std::uint64_t head_ = 0;
+		position pos_;
 	};
 
 private:
 	Lines L_;
 	std::uint64_t base_;
-	std::uint32_t n_;
+	std::uint32_t n_, stride_;
 };
 
 /** The cachable queue on ordinary memory (or any cacheable mapping) @p mem:
@@ -210,10 +243,11 @@ public:
 
 	bool try_send(const void *p, std::size_t n) noexcept
 	{
+		std::uint64_t &tail_ = tx_.i;
 		std::uint8_t *s = mem_ + std::size_t(tail_ % n_) * line_;
 		if (detail::ld_acq(s) != 0)
 			return false;
-		std::memcpy(s + 8, p, n);
+		copy_payload(s + 8, static_cast<const std::uint8_t *>(p), n);
 		detail::st_rel(s, 1 | (std::uint64_t(n) << 16));
 		++tail_;
 		return true;
@@ -225,12 +259,13 @@ public:
 	}
 	long try_receive(void *p, std::size_t cap) noexcept
 	{
+		std::uint64_t &head_ = rx_.i;
 		std::uint8_t *s = mem_ + std::size_t(head_ % n_) * line_;
 		std::uint64_t h = detail::ld_acq(s);
 		if (h == 0)
 			return -1;
 		std::size_t n = (h >> 16) & 0xffff;
-		std::memcpy(p, s + 8, n < cap ? n : cap);
+		copy_payload(static_cast<std::uint8_t *>(p), s + 8, n < cap ? n : cap);
 		detail::st_rel(s, 0);
 		++head_;
 		return static_cast<long>(n);
@@ -244,9 +279,14 @@ public:
 	}
 
 private:
+	/** A position written by one side only, alone in its prefetch pair:
+	 *  sharing a line, the two sides' counters cost a transfer each way. */
+	struct alignas(detail::private_align) own {
+		std::uint64_t i = 0;
+	};
 	std::uint8_t *mem_;
 	std::uint32_t n_, line_;
-	std::uint64_t tail_ = 0, head_ = 0; // each used by one side only
+	own tx_, rx_;
 };
 
 /** Cache-line size of this machine (sysconf; 64 if unknown). */

@@ -54,7 +54,7 @@ constexpr bool id_is(std::uint32_t v, std::uint32_t target) noexcept
 constexpr std::uint64_t ENG_ID = 0x00;
 constexpr std::uint64_t ENG_CTRL = 0x04, ENG_CTRL_W1S = 0x08, ENG_CTRL_W1C = 0x0C;
 constexpr std::uint64_t ENG_STATUS = 0x40;    ///< RW1C
-constexpr std::uint64_t ENG_STATUS_RC = 0x44; ///< read clears
+constexpr std::uint64_t ENG_STATUS_RC = 0x44; ///< read clears (and so ends the interrupt source)
 constexpr std::uint64_t ENG_COMPLETED = 0x48; ///< completed descriptors since the last run
 constexpr std::uint64_t ENG_ALIGN = 0x4C;     ///< [23:16] addr align, [15:8] len granularity, [7:0] addr bits
 constexpr std::uint64_t ENG_WB_LO = 0x88, ENG_WB_HI = 0x8C;
@@ -92,12 +92,24 @@ constexpr unsigned ST_READ_ERROR_SHIFT = 9, ST_WRITE_ERROR_SHIFT = 14, ST_DESC_E
 constexpr std::uint32_t ST_READ_ERROR = 0x1fu << ST_READ_ERROR_SHIFT;
 constexpr std::uint32_t ST_WRITE_ERROR = 0x1fu << ST_WRITE_ERROR_SHIFT;
 constexpr std::uint32_t ST_DESC_ERROR = 0x1fu << ST_DESC_ERROR_SHIFT;
-/** Sub-codes of the 5-bit read/write/descriptor error fields. */
-constexpr std::uint32_t ERR_UR = 1u << 0;       ///< unsupported request (or AXI SLVERR)
-constexpr std::uint32_t ERR_CA = 1u << 1;       ///< completer abort (or AXI DECERR)
-constexpr std::uint32_t ERR_PARITY = 1u << 2;   ///< parity / poisoned data
-constexpr std::uint32_t ERR_HEADER_EP = 1u << 3;
-constexpr std::uint32_t ERR_UNEXP_CPL = 1u << 4;
+/** Sub-codes of read_error / desc_error when the failing side is PCIe
+ *  (PG195 "H2C Channel Status (0x40)": H2C read_error and desc_error of both
+ *  directions): the completion status the host returned. */
+constexpr std::uint32_t ERR_UR = 1u << 0;       ///< unsupported request
+constexpr std::uint32_t ERR_CA = 1u << 1;       ///< completer abort
+constexpr std::uint32_t ERR_PARITY = 1u << 2;   ///< parity error
+constexpr std::uint32_t ERR_HEADER_EP = 1u << 3; ///< poisoned TLP header (EP)
+constexpr std::uint32_t ERR_UNEXP_CPL = 1u << 4; ///< unexpected completion
+/** Sub-codes when the failing side is the card's AXI bus (PG195: H2C
+ *  write_error, C2H read_error): the AXI response; bits 4:2 reserved. */
+constexpr std::uint32_t ERR_DECODE = 1u << 0; ///< AXI DECERR: no slave at that address
+constexpr std::uint32_t ERR_SLAVE = 1u << 1;  ///< AXI SLVERR: the slave refused
+/** Control / interrupt-enable / status bits an engine of that direction has:
+ *  C2H has no write_error field (PG195 "C2H Channel Control (0x04)", "C2H
+ *  Channel Status (0x40)"); a write there reads back 0. */
+constexpr std::uint32_t CTRL_BITS_H2C = 0x06fffe7fu; // 6:0, 23:9, 26:25
+constexpr std::uint32_t CTRL_BITS_C2H = CTRL_BITS_H2C & ~IE_WRITE_ERROR;
+constexpr std::uint32_t ctrl_bits(bool c2h) noexcept { return c2h ? CTRL_BITS_C2H : CTRL_BITS_H2C; }
 /** Every status bit that means the run failed. */
 constexpr std::uint32_t ST_ERRORS = ST_ALIGN_MISMATCH | ST_MAGIC_STOPPED | ST_INVALID_LENGTH | ST_READ_ERROR |
 				    ST_WRITE_ERROR | ST_DESC_ERROR;
@@ -123,6 +135,9 @@ constexpr unsigned chan_irq_bit(bool c2h, unsigned ch, unsigned h2c_count) noexc
 }
 
 // ---- config block (offset from config_base) ----------------------------
+/** CFG_MSI_EN (read-only): which interrupt kind the host enabled in the
+ *  function's PCI config space (PG195 "Config Block MSI Enable (0x14)"). */
+constexpr std::uint32_t CFG_MSI_ENABLED = 1u << 0, CFG_MSIX_ENABLED = 1u << 1;
 constexpr std::uint64_t CFG_ID = 0x00, CFG_BDF = 0x04, CFG_MPS = 0x08, CFG_MRRS = 0x0C, CFG_MSI_EN = 0x14,
 			CFG_DATA_WIDTH = 0x18, CFG_AXI_MPS = 0x40, CFG_AXI_MRRS = 0x44;
 /** 3-bit size code: 0 = 128 ... 5 = 4096. */

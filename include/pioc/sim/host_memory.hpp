@@ -23,6 +23,9 @@ public:
 	/** Registers [cpu, cpu+size) and returns its bus address (4 KiB aligned,
 	 *  above 4 GiB, with unmapped guard space between buffers). */
 	std::uint64_t add(void *cpu, std::size_t size);
+	/** Registers [cpu, cpu+size) at bus address @p bus, as a device server does
+	 *  for guest memory mapped at its IOVA; false if it overlaps a registered range. */
+	bool add_at(std::uint64_t bus, void *cpu, std::size_t size);
 	/** Forgets the buffer at bus address @p bus. */
 	void remove(std::uint64_t bus) noexcept;
 

@@ -63,8 +63,9 @@ struct engine_info {
 	std::uint32_t id = 0;
 };
 
-/** Decodes engine status bits: "magic_stopped (...); read_error UR (...)". */
-std::string decode_status(std::uint32_t status);
+/** Decodes the status bits of an H2C (@p c2h false) or C2H engine as PG195
+ *  defines them per direction: "read_error (unsupported request): ...". */
+std::string decode_status(std::uint32_t status, bool c2h);
 
 struct options {
 	int config_bar = -1;               ///< -1: find it by its identifier registers
@@ -150,6 +151,9 @@ public:
 	/** Runs started / hung engines recovered / error runs, since open. */
 	std::uint64_t runs() const noexcept { return runs_; }
 	std::uint64_t recoveries() const noexcept { return recoveries_; }
+	/** Runs whose every descriptor completed without their write-back or
+	 *  interrupt arriving: finished from the completed count at the timeout. */
+	std::uint64_t lost_signals() const noexcept { return lost_signals_; }
 	int eventfd() const noexcept { return efd_; }
 	unsigned vector() const noexcept { return vector_; }
 
@@ -185,10 +189,11 @@ private:
 	std::uint32_t expected_ = 0;
 	bool busy_ = false;
 	std::uint64_t run_start_ = 0;
+	std::uint64_t next_status_check_ = 0;
 	std::uint64_t sg_bus_ = ~0ull;  // SGDMA registers as last written
 	unsigned sg_adj_ = ~0u;
 	phases phases_;
-	std::uint64_t runs_ = 0, recoveries_ = 0;
+	std::uint64_t runs_ = 0, recoveries_ = 0, lost_signals_ = 0;
 	std::uint64_t polls_ = 0;
 };
 
@@ -277,6 +282,9 @@ inline bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline, sim_
 
 template <class IO> class channel_ops {
 public:
+	/** Write-back mode: how often a long run also reads the status register. */
+	static constexpr std::uint64_t writeback_status_period_ns = 20'000;
+
 	channel_ops(channel &c, const IO &io) : c_(c), io_(io) {}
 
 	/** Queues @p r; starts a run at once if the engine is idle. */
@@ -306,8 +314,19 @@ public:
 			if (w & r::WB_ERROR)
 				fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
 					    "error flagged in write-back");
-			if ((w & r::WB_COUNT_MASK) < c_.expected_)
+			if ((w & r::WB_COUNT_MASK) < c_.expected_) {
+				// A run that fails before any descriptor completes writes
+				// nothing back (PG195 documents no write-back for it): look
+				// at the status now and then, never in a short run.
+				if (io_.now_ns() >= c_.next_status_check_) {
+					c_.next_status_check_ += writeback_status_period_ns;
+					const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
+					if (st & r::ST_ERRORS)
+						fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
+							    "error seen in the status register (no write-back)");
+				}
 				return check_timeout();
+			}
 			break;
 		}
 		case completion::count: {
@@ -326,11 +345,19 @@ public:
 		case completion::interrupt: {
 			if (!detail::wait_eventfd(io_, c_.efd_, c_.run_start_ + c_.dma_->opt_.timeout_ns, c_.dma_->sim_))
 				return check_timeout();
+			// The read clears the interrupt source, so any later event is a
+			// new edge and a new MSI-X; it comes before the count so that a
+			// completion landing between the two reads is not swallowed.
 			const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC);
 			if (st & r::ST_ERRORS)
 				fail(st, "error reported by interrupt");
-			if ((st & r::ST_BUSY) || !(st & r::ST_DESC_STOPPED))
-				return 0; // spurious: keep waiting
+			// BUSY may still read 1 here (older IP versions): ignore it.
+			// DESC_STOPPED (status resets at each run start; STOP is on the
+			// run's last descriptor only) proves the run done; without it
+			// the completed count decides, at one more round trip.
+			if (!(st & r::ST_DESC_STOPPED) &&
+			    io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED) < c_.expected_)
+				return 0; // an earlier event's interrupt: the stop raises its own
 			break;
 		}
 		}
@@ -392,6 +419,7 @@ private:
 		c_.phases_.build_ns = t1 - t0;
 		c_.phases_.doorbell_ns = t2 - t1;
 		c_.run_start_ = t2;
+		c_.next_status_check_ = t2 + writeback_status_period_ns;
 		c_.busy_ = true;
 		++c_.runs_;
 	}
@@ -433,6 +461,13 @@ private:
 		namespace r = regs::xdma;
 		const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
 		const std::uint32_t done = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED);
+		if (done >= c_.expected_ && !(st & r::ST_ERRORS)) {
+			// Every descriptor completed but its signal never came (a lost
+			// write-back or interrupt): the count is the truth.
+			++c_.lost_signals_;
+			io_.load_load();
+			return finish();
+		}
 		fail(st,
 			    "hung engine: no completion after " + std::to_string(c_.dma_->opt_.timeout_ns) + " ns (" +
 				    std::to_string(done) + " of " + std::to_string(c_.expected_) +

@@ -75,6 +75,9 @@ system::system(config c) : cfg_(c), ctx_(*this)
 		throw error(errc::invalid_argument, "sim:eci: need at least one TAD with one transaction");
 	if (cfg_.device_bytes % cfg_.line_size || cfg_.cpu_bytes % cfg_.line_size)
 		throw error(errc::invalid_argument, "sim:eci: windows must be whole lines");
+	if (cfg_.dir_slices == 0 || cfg_.dir_occupancy_ns < 0)
+		throw error(errc::invalid_argument, "sim:eci: need at least one directory slice and occupancy >= 0");
+	dir_free_.assign(cfg_.dir_slices, 0);
 	tad_busy_.assign(cfg_.tads, 0);
 	tad_wait_.resize(cfg_.tads);
 	tad_fwd_wait_.resize(cfg_.tads);
@@ -117,6 +120,18 @@ double system::send(bool to_device, msg m, std::uint64_t line, bool data, double
 		log_.push_back(fmt::format("t={:.0f}ns {} {} {:#x}", depart, to_device ? "CPU->DEV" : "DEV->CPU",
 					   to_string(m), line));
 	return depart + ser + cfg_.link_ns;
+}
+
+// Occupancy is booked when the message is scheduled, in the order the model
+// schedules messages, not strictly in arrival order: a later booking with an
+// earlier arrival waits behind it. Exact for the serial protocols (one
+// message at a time); a slight overestimate under heavy overlap.
+double system::dir_handle(std::uint64_t line, double arrive)
+{
+	double &free = dir_free_[(line / cfg_.line_size) % cfg_.dir_slices];
+	double start = std::max(arrive, free);
+	free = start + cfg_.dir_occupancy_ns;
+	return start + cfg_.dir_msg_ns;
 }
 
 void system::count_local(msg m, std::uint64_t line)
@@ -240,7 +255,7 @@ void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
 		if (home_of(line) == home::device) {
 			msg m = upgrade ? msg::RC2D_S : exclusive ? msg::RLDX : msg::RLDD;
 			double t = send(true, m, line, false, now_);
-			schedule(t + cfg_.dir_msg_ns,
+			schedule(dir_handle(line, t),
 				 [this, line, exclusive, upgrade, done] { dir_request(line, exclusive, upgrade, done); });
 		} else {
 			home_cpu_request(line, exclusive, done);
@@ -288,7 +303,7 @@ void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 	}
 	// The device holds the line: the CPU's home forwards the request.
 	double t = send(true, msg::FEVX_EH, line, false, now_);
-	schedule(t + cfg_.dir_msg_ns, [this, line, exclusive, done] {
+	schedule(dir_handle(line, t), [this, line, exclusive, done] {
 		auto &e = *dir_[line];
 		e.pending_done = done;
 		e.pending_excl = exclusive;
@@ -439,8 +454,8 @@ void system::cpu_barrier(barrier::kind k)
 	// dsb sy: the model lets ThunderX-1 broadcast a GSYNC; the device answers GSDN.
 	bool done = false;
 	double t = send(true, msg::GSYNC, 0, false, now_);
-	schedule(t + cfg_.dir_msg_ns, [this, &done] {
-		double t2 = send(false, msg::GSDN, 0, false, now_ + cfg_.dir_msg_ns);
+	schedule(dir_handle(0, t), [this, &done] {
+		double t2 = send(false, msg::GSDN, 0, false, dir_handle(0, now_));
 		schedule(t2, [this, &done] {
 			++stats_.round_trips;
 			done = true;
@@ -471,14 +486,14 @@ void system::cpu_evict(std::uint64_t addr)
 		return;
 	}
 	double t = send(true, dirty ? msg::VICD : msg::VICC, line, dirty, now_);
-	schedule(t + cfg_.dir_msg_ns, [this, line, dirty, data = std::move(data)] {
+	schedule(dir_handle(line, t), [this, line, dirty, data = std::move(data)] {
 		auto &dp = dir_[line];
 		if (!dp)
 			dp = std::make_unique<dir_entry>();
 		if (dirty)
 			home_mem(line) = data;
 		dp->cpu = line_state::I;
-		double t2 = send(false, msg::HAKI, line, false, now_ + cfg_.dir_msg_ns);
+		double t2 = send(false, msg::HAKI, line, false, dir_handle(line, now_));
 		schedule(t2, [this] { ++stats_.round_trips; });
 		if (engine_)
 			engine_->on_victim(ctx_, line, dirty);
@@ -530,7 +545,7 @@ void engine_ctx::answer(std::uint64_t addr, bool exclusive)
 	d.pending_done = nullptr;
 	msg m = upgrade ? msg::HAKD : excl ? msg::PEMD : msg::PSHA;
 	s.count_local(msg::UL, line);
-	double t = s.send(false, m, line, !upgrade, s.now_ + s.cfg_.dir_msg_ns);
+	double t = s.send(false, m, line, !upgrade, s.dir_handle(line, s.now_));
 	d.cpu = excl ? line_state::E : line_state::S;
 	d.locked = false;
 	auto snapshot = s.home_mem(line);
@@ -579,19 +594,19 @@ void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done
 	s.count_local(msg::LCI, line);
 	dp->locked = true;
 	if (dp->cpu == line_state::I) { // nothing at the CPU: the directory acks at once
-		s.schedule(s.now_ + s.cfg_.dir_msg_ns, [&s, line, done = std::move(done)] {
+		s.schedule(s.dir_handle(line, s.now_), [&s, line, done = std::move(done)] {
 			s.count_local(msg::LCIA, line);
 			done();
 		});
 		return;
 	}
 	msg m = dp->cpu == line_state::S ? msg::SINV_H : msg::FEVX_EH;
-	double t = s.send(false, m, line, false, s.now_ + s.cfg_.dir_msg_ns);
+	double t = s.send(false, m, line, false, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
 		s.cpu_forward(line, msg::FEVX_EH,
 			      [&s, line, done = std::move(done)](bool dirty, std::vector<std::uint8_t> data) mutable {
 				      double t2 = s.send(true, dirty ? msg::VICD : msg::VICC, line, dirty, s.now_);
-				      s.schedule(t2 + s.cfg_.dir_msg_ns, [&s, line, dirty, data = std::move(data),
+				      s.schedule(s.dir_handle(line, t2), [&s, line, dirty, data = std::move(data),
 									  done = std::move(done)] {
 					      ++s.stats_.round_trips;
 					      if (dirty)
@@ -611,7 +626,7 @@ void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done
 	if (s.home_of(line) != home::cpu)
 		throw error(errc::invalid_argument,
 			    fmt::format("sim:eci: acquire of device-homed line {:#x} (use the directory)", line));
-	double t = s.send(false, msg::RLDX, line, false, s.now_ + s.cfg_.dir_msg_ns);
+	double t = s.send(false, msg::RLDX, line, false, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
 		s.cpu_forward(line, msg::FEVX_EH,
 			      [&s, line, done = std::move(done)](bool, std::vector<std::uint8_t> data) mutable {
@@ -622,7 +637,7 @@ void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done
 					      extra = s.cfg_.dram_ns;
 				      }
 				      double t2 = s.send(true, msg::PEMD, line, true, s.now_ + extra);
-				      s.schedule(t2 + s.cfg_.dir_msg_ns,
+				      s.schedule(s.dir_handle(line, t2),
 						 [&s, line, data = std::move(data), done = std::move(done)] {
 							 ++s.stats_.round_trips;
 							 auto &d = *s.dir_[line];
@@ -651,7 +666,7 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 	d.dev = line_state::I;
 	auto data = d.devdata;
 	s.home_mem(line) = data;
-	double t = s.send(false, msg::VICD, line, true, s.now_ + s.cfg_.dir_msg_ns);
+	double t = s.send(false, msg::VICD, line, true, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done, data = std::move(data)] {
 		++s.stats_.round_trips;
 		auto &c = *s.cpu_cache_[line];

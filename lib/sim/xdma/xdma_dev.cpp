@@ -97,7 +97,7 @@ void xdma_dev::reset_registers()
 			e.ch = ch;
 			e.gen = gen;
 		}
-	user_en_ = chan_en_ = chan_req_ = 0;
+	user_en_ = chan_en_ = 0;
 	user_vec_.fill(0);
 	chan_vec_.fill(0);
 }
@@ -147,12 +147,22 @@ void xdma_dev::bind_vector(unsigned vector, int fd)
 	vector_fd_[vector] = fd;
 }
 
+void xdma_dev::set_interrupt_enables(bool msi, bool msix) noexcept
+{
+	msi_state_ = (msi ? r::CFG_MSI_ENABLED : 0) | (msix ? r::CFG_MSIX_ENABLED : 0);
+}
+
 void xdma_dev::inject(bool c2h, unsigned channel, xdma::fault f)
 {
 	auto &v = c2h ? c2h_ : h2c_;
 	if (channel >= v.size())
 		throw error(errc::out_of_range,
 			    fmt::format("{}: no {} channel {}", cfg_.label, c2h ? "C2H" : "H2C", channel));
+	if (c2h && f == xdma::fault::write_error)
+		throw error(errc::invalid_argument,
+			    fmt::format("{}: C2H{}: a C2H engine has no write_error (PG195 C2H Channel Status 0x40): its "
+					"host writes are posted and never answered; inject read_error (the AXI side)",
+					cfg_.label, channel));
 	v[channel].fault = f;
 }
 
@@ -213,11 +223,13 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 		case r::ENG_CTRL:
 		case r::ENG_CTRL_W1S:
 		case r::ENG_CTRL_W1C: return e->ctrl;
-		case r::ENG_STATUS: return e->status | (e->busy ? r::ST_BUSY : 0);
+		case r::ENG_STATUS: return e->status | busy_bit(*e, t);
 		case r::ENG_STATUS_RC: {
-			const std::uint32_t s = e->status | (e->busy ? r::ST_BUSY : 0);
+			// Reading clears the logged bits and with them the interrupt
+			// source: the next event is a new rising edge.
+			const std::uint32_t s = e->status | busy_bit(*e, t);
 			e->status = 0;
-			chan_req_ &= ~(1u << irq_bit(*e));
+			update_irq(*e, t);
 			return s;
 		}
 		case r::ENG_COMPLETED: return e->completed;
@@ -262,10 +274,19 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 		case r::IRQ_ID: return r::id_make(r::target_irq, false, 0, 6);
 		case r::IRQ_USER_EN: return user_en_;
 		case r::IRQ_CHAN_EN: return chan_en_;
-		case r::IRQ_USER_REQ: return 0;
-		case r::IRQ_CHAN_REQ: return chan_req_;
+		// No user interrupt lines in this model (the PIO image has none).
+		case r::IRQ_USER_REQ:
 		case r::IRQ_USER_PENDING: return 0;
-		case r::IRQ_CHAN_PENDING: return chan_req_ & chan_en_;
+		case r::IRQ_CHAN_REQ:
+		case r::IRQ_CHAN_PENDING: {
+			// PG195: request = the engine's interrupt source AND the enable
+			// mask; pending = the source, until its cause is removed.
+			std::uint32_t src = 0;
+			for (auto *v : {&h2c_, &c2h_})
+				for (const auto &en : *v)
+					src |= irq_source(en) ? 1u << irq_bit(en) : 0;
+			return o == r::IRQ_CHAN_REQ ? src & chan_en_ : src;
+		}
 		default:
 			if (o >= r::IRQ_USER_VEC && o < r::IRQ_USER_VEC + 16)
 				return user_vec_[(o - r::IRQ_USER_VEC) / 4];
@@ -280,7 +301,7 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 		case r::CFG_BDF: return 0x0100; // 01:00.0
 		case r::CFG_MPS: return r::code_from_size(cfg_.mps);
 		case r::CFG_MRRS: return r::code_from_size(cfg_.mrrs);
-		case r::CFG_MSI_EN: return msi_en_;
+		case r::CFG_MSI_EN: return msi_state_;
 		case r::CFG_DATA_WIDTH: return cfg_.lanes >= 16 ? 3 : 2; // 512 / 256 bit
 		case r::CFG_AXI_MPS: return r::code_from_size(cfg_.mps);
 		case r::CFG_AXI_MRRS: return r::code_from_size(cfg_.mrrs);
@@ -296,7 +317,7 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 void xdma_dev::set_ctrl(engine &e, std::uint32_t v, double t)
 {
 	const bool was_run = e.ctrl & r::CTRL_RUN;
-	e.ctrl = v;
+	e.ctrl = v & r::ctrl_bits(e.c2h); // C2H has no write_error enables
 	const bool run = v & r::CTRL_RUN;
 	if (!was_run && run)
 		start_run(e, t);
@@ -318,12 +339,18 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 		case r::ENG_CTRL: set_ctrl(*e, v, t); return;
 		case r::ENG_CTRL_W1S: set_ctrl(*e, e->ctrl | v, t); return;
 		case r::ENG_CTRL_W1C: set_ctrl(*e, e->ctrl & ~v, t); return;
-		case r::ENG_STATUS: e->status &= ~v; return; // RW1C
+		case r::ENG_STATUS: e->status &= ~v; update_irq(*e, t); return; // RW1C
 		case r::ENG_WB_LO: e->wb_lo = v; return;
 		case r::ENG_WB_HI: e->wb_hi = v; return;
-		case r::ENG_IRQ_MASK: e->irq_mask = v; return;
-		case r::ENG_IRQ_MASK_W1S: e->irq_mask |= v; return;
-		case r::ENG_IRQ_MASK_W1C: e->irq_mask &= ~v; return;
+		case r::ENG_IRQ_MASK:
+		case r::ENG_IRQ_MASK_W1S:
+		case r::ENG_IRQ_MASK_W1C: {
+			const std::uint32_t m = r::ctrl_bits(e->c2h) & ~(r::CTRL_RUN | r::CTRL_NON_INCR_ADDR | r::CTRL_POLL_WB);
+			e->irq_mask = (reg == r::ENG_IRQ_MASK ? v : reg == r::ENG_IRQ_MASK_W1S ? e->irq_mask | v
+											 : e->irq_mask & ~v) & m;
+			update_irq(*e, t);
+			return;
+		}
 		case r::ENG_PERF_CTRL:
 			if (v & 2)
 				e->perf_bytes = 0, e->perf_start = t;
@@ -353,9 +380,9 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 		case r::IRQ_USER_EN: user_en_ = v; return;
 		case r::IRQ_USER_EN_W1S: user_en_ |= v; return;
 		case r::IRQ_USER_EN_W1C: user_en_ &= ~v; return;
-		case r::IRQ_CHAN_EN: chan_en_ = v; return;
-		case r::IRQ_CHAN_EN_W1S: chan_en_ |= v; return;
-		case r::IRQ_CHAN_EN_W1C: chan_en_ &= ~v; return;
+		case r::IRQ_CHAN_EN: chan_en_ = v; update_all_irqs(t); return;
+		case r::IRQ_CHAN_EN_W1S: chan_en_ |= v; update_all_irqs(t); return;
+		case r::IRQ_CHAN_EN_W1C: chan_en_ &= ~v; update_all_irqs(t); return;
 		default:
 			if (o >= r::IRQ_USER_VEC && o < r::IRQ_USER_VEC + 16)
 				user_vec_[(o - r::IRQ_USER_VEC) / 4] = v & 0x1f1f1f1f;
@@ -364,11 +391,7 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 			return;
 		}
 	}
-	case r::target_config:
-		if ((off & 0xfff) == r::CFG_MSI_EN)
-			msi_en_ = v;
-		return;
-	default: return; // read-only or unmapped: dropped like any posted write
+	default: return; // read-only (the config block) or unmapped: dropped like any posted write
 	}
 }
 
@@ -433,8 +456,10 @@ void xdma_dev::start_run(engine &e, double t)
 		return;
 	++e.gen;
 	e.busy = true;
+	e.stale_busy_until = 0;
 	e.completed = 0;
-	e.status &= ~(r::ST_DESC_STOPPED | r::ST_DESC_COMPLETED | r::ST_IDLE_STOPPED);
+	e.status = 0; // PG195: every status field resets on setting the run bit
+	update_irq(e, t);
 	e.next_bus = (std::uint64_t(e.desc_hi) << 32) | e.desc_lo;
 	e.next_adj = e.desc_adj;
 	e.block.clear();
@@ -454,7 +479,7 @@ void xdma_dev::start_run(engine &e, double t)
 
 void xdma_dev::stop_run(engine &e, double t)
 {
-	(void)t;
+	e.stale_busy_until = 0; // clearing run ends the stale window too
 	if (!e.busy)
 		return;
 	if (e.hard_stuck)
@@ -462,7 +487,7 @@ void xdma_dev::stop_run(engine &e, double t)
 	// The engine finishes nothing more of this run; pending events go stale.
 	++e.gen;
 	e.busy = false;
-	e.status |= r::ST_IDLE_STOPPED;
+	log_status(e, r::ST_IDLE_STOPPED, t);
 }
 
 void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
@@ -470,23 +495,62 @@ void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 	log().debug("{} {}{}: run failed, status bits {:#x}", cfg_.label, e.c2h ? "C2H" : "H2C", e.ch, bits);
 	++e.gen;
 	e.busy = false;
-	e.status |= bits;
-	write_back(e, t, true);
-	raise(e, bits, t);
+	// The engine stops on every error; the status logs it only where the
+	// ie_* bits allow. No write-back is documented for a run that stops
+	// before any descriptor completed: the driver must read the status.
+	log_status(e, bits, t);
+	if (e.completed > 0)
+		write_back(e, t, true);
 }
 
 void xdma_dev::finish(engine &e, double t)
 {
 	e.busy = false;
-	e.status |= r::ST_DESC_STOPPED;
 	++e.gen;
+	e.stale_busy_until = t + cfg_.stale_busy_ns;
 	write_back(e, t, false);
-	raise(e, r::ST_DESC_STOPPED, t);
+	log_status(e, r::ST_DESC_STOPPED, t);
+}
+
+std::uint32_t xdma_dev::busy_bit(const engine &e, double t) const noexcept
+{
+	return e.busy || t < e.stale_busy_until ? r::ST_BUSY : 0;
+}
+
+void xdma_dev::log_status(engine &e, std::uint32_t bits, double t)
+{
+	// The control register's ie_* bits sit at the status bits' positions.
+	e.status |= bits & e.ctrl & ~r::CTRL_RUN;
+	update_irq(e, t);
+}
+
+bool xdma_dev::irq_source(const engine &e) const noexcept
+{
+	return (e.status & e.irq_mask & ~r::ST_BUSY) != 0;
+}
+
+void xdma_dev::update_irq(engine &e, double t)
+{
+	// PG195 IRQ Block Channel Interrupt Enable Mask (0x10): an interrupt on
+	// the rising edge of the source, or when the mask is set while the
+	// source already is. Nothing re-raises a source that stays high.
+	const bool line = irq_source(e) && (chan_en_ >> irq_bit(e) & 1);
+	if (line && !e.irq_line)
+		send_msix(e, t);
+	e.irq_line = line;
+}
+
+void xdma_dev::update_all_irqs(double t)
+{
+	for (auto *v : {&h2c_, &c2h_})
+		for (auto &e : *v)
+			update_irq(e, t);
 }
 
 void xdma_dev::write_back(engine &e, double t, bool err)
 {
-	if (!(e.ctrl & r::CTRL_POLL_WB))
+	// PG195: poll-mode write-back needs ie_desc_completed as well as bit 26.
+	if (!(e.ctrl & r::CTRL_POLL_WB) || !(e.ctrl & r::IE_DESC_COMPLETED))
 		return;
 	const std::uint64_t wb = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
 	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
@@ -498,14 +562,11 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 	});
 }
 
-void xdma_dev::raise(engine &e, std::uint32_t cause, double t)
+void xdma_dev::send_msix(const engine &e, double t)
 {
-	if (!(e.irq_mask & cause))
-		return;
+	if (!(msi_state_ & r::CFG_MSIX_ENABLED))
+		return; // MSI and INTx are not delivered by this model
 	const unsigned bit = irq_bit(e);
-	chan_req_ |= 1u << bit;
-	if (!(chan_en_ & (1u << bit)) || !msi_en_)
-		return;
 	const unsigned vec = (chan_vec_[bit / 4] >> (8 * (bit % 4))) & 0x1f;
 	const int fd = vector_fd_[vec];
 	if (fd < 0)
@@ -569,7 +630,9 @@ void xdma_dev::process(engine &e, const fetched &f)
 		fail(e, r::ST_INVALID_LENGTH, t);
 		return;
 	}
-	bool misaligned = (src % cfg_.addr_align) || (dst % cfg_.addr_align) || (len % cfg_.len_granularity);
+	// Memory-mapped: source and destination aligned to each other (the same
+	// offset modulo the alignment), not each to the alignment.
+	bool misaligned = (src % cfg_.addr_align) != (dst % cfg_.addr_align) || (len % cfg_.len_granularity);
 	if (e.fault == xdma::fault::misalign) {
 		e.fault = xdma::fault::none;
 		misaligned = true;
@@ -590,8 +653,11 @@ void xdma_dev::process(engine &e, const fetched &f)
 			return;
 		}
 		if (!cm || e.fault == xdma::fault::write_error) {
+			// The AXI side: nothing at that card address (DECERR), or the
+			// slave refused (SLVERR, as the injected fault).
+			const std::uint32_t code = cm ? r::ERR_SLAVE : r::ERR_DECODE;
 			e.fault = xdma::fault::none;
-			fail(e, r::ERR_CA << r::ST_WRITE_ERROR_SHIFT, t + 2 * cfg_.one_way_ns + cfg_.host_mem_ns);
+			fail(e, code << r::ST_WRITE_ERROR_SHIFT, t + 2 * cfg_.one_way_ns + cfg_.host_mem_ns);
 			return;
 		}
 		e.cursor = t + cfg_.desc_ns + xfer_ns(false, len);
@@ -603,15 +669,22 @@ void xdma_dev::process(engine &e, const fetched &f)
 	} else {
 		// C2H: read card memory, posted writes to host memory.
 		if (!cm || e.fault == xdma::fault::read_error) {
+			// C2H read_error is the AXI side (PG195 C2H Channel Status).
+			const std::uint32_t code = cm ? r::ERR_SLAVE : r::ERR_DECODE;
 			e.fault = xdma::fault::none;
-			fail(e, r::ERR_UR << r::ST_READ_ERROR_SHIFT, t + cfg_.card_mem_ns);
+			fail(e, code << r::ST_READ_ERROR_SHIFT, t + cfg_.card_mem_ns);
 			return;
 		}
 		void *hp = host_memory::instance().translate(host, len);
-		if (!hp || e.fault == xdma::fault::write_error) {
-			e.fault = xdma::fault::none;
-			fail(e, r::ERR_UR << r::ST_WRITE_ERROR_SHIFT, t + cfg_.card_mem_ns + cfg_.one_way_ns);
-			return;
+		std::vector<std::uint8_t> dropped;
+		if (!hp) {
+			// Posted writes to no host memory: the host drops them (and may
+			// log it through AER); the engine is never told, C2H has no
+			// write_error, and the descriptor completes.
+			log().warn("{} C2H{}: {} bytes written to bus address {:#x} hit no host memory; dropped",
+				   cfg_.label, e.ch, len, host);
+			dropped.resize(len);
+			hp = dropped.data();
 		}
 		const double read_done = card_->read(card, hp, len, t + cfg_.desc_ns);
 		e.cursor = t + cfg_.desc_ns + xfer_ns(true, len);
@@ -627,11 +700,9 @@ void xdma_dev::process(engine &e, const fetched &f)
 			return;
 		++e.completed;
 		if (completed_flag) {
-			e.status |= r::ST_DESC_COMPLETED;
-			if (!stop) {
+			if (!stop)
 				write_back(e, now_, false);
-				raise(e, r::ST_DESC_COMPLETED, now_);
-			}
+			log_status(e, r::ST_DESC_COMPLETED, now_);
 		}
 		if (stop)
 			finish(e, now_);

@@ -36,6 +36,11 @@ struct xdma_config {
 	double desc_ns = 8;         ///< per-descriptor processing in the engine
 	double card_mem_ns = 40;    ///< AXI read latency of card memory
 	double irq_ns = 1800;       ///< MSI-X arrival -> eventfd signalled -> waiter running (host)
+	/** BUSY still reads 1 this long after DESC_STOPPED is logged (and its
+	 *  interrupt sent): the race of older IP versions that Xilinx's driver
+	 *  tolerates. Longer than the interrupt path by default, so a driver
+	 *  that trusts BUSY after the interrupt is caught. 0: no stale window. */
+	double stale_busy_ns = 3000;
 };
 
 /** A model whose BAR0 is another target (rtl:xdma: the Verilated user side).
@@ -73,6 +78,11 @@ public:
 	std::uint64_t card_data_base() const noexcept override { return card_->data_base(); }
 	void function_reset() override;
 
+	/** What the host enabled in the function's config space (MSI, MSI-X),
+	 *  as the config block's read-only 0x14 reports it. MSI-X on by default;
+	 *  only MSI-X is delivered (to the eventfds of bind_vector). */
+	void set_interrupt_enables(bool msi, bool msix) noexcept;
+
 	const xdma_config &config() const noexcept { return cfg_; }
 	const target &user() const noexcept override { return *user_; }
 
@@ -90,6 +100,8 @@ private:
 		double perf_start = 0;
 		std::uint64_t perf_bytes = 0;
 		bool busy = false;
+		double stale_busy_until = 0; ///< BUSY reads 1 until then although the run ended
+		bool irq_line = false;       ///< (status & irq_mask) and the channel enable: edges send MSI-X
 		std::uint64_t gen = 0;       ///< run generation: stale events check it
 		xdma::fault fault = xdma::fault::none;
 		bool hard_stuck = false;
@@ -121,7 +133,14 @@ private:
 	void fail(engine &e, std::uint32_t status_bits, double t);
 	void finish(engine &e, double t);
 	void write_back(engine &e, double t, bool error);
-	void raise(engine &e, std::uint32_t cause, double t);
+	/** Logs status @p bits where the control register's ie_* bits allow it. */
+	void log_status(engine &e, std::uint32_t bits, double t);
+	/** Recomputes the engine's interrupt line; a rising edge sends its MSI-X. */
+	void update_irq(engine &e, double t);
+	void update_all_irqs(double t);
+	void send_msix(const engine &e, double t);
+	bool irq_source(const engine &e) const noexcept;
+	std::uint32_t busy_bit(const engine &e, double t) const noexcept;
 	double xfer_ns(bool c2h, std::uint64_t bytes) const;
 	bool card_fits(std::uint64_t addr, std::uint64_t len) const noexcept;
 	void check_card(std::uint64_t addr, std::size_t len, const char *what) const;
@@ -132,12 +151,12 @@ private:
 	std::unique_ptr<card_port> card_;
 	std::vector<engine> h2c_, c2h_;
 	// IRQ block
-	std::uint32_t user_en_ = 0, chan_en_ = 0, chan_req_ = 0;
+	std::uint32_t user_en_ = 0, chan_en_ = 0;
 	std::array<std::uint32_t, 4> user_vec_{};
 	std::array<std::uint32_t, 2> chan_vec_{};
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};
 	std::array<int, 32> vector_fd_;
-	std::uint32_t msi_en_ = 1;
+	std::uint32_t msi_state_ = regs::xdma::CFG_MSIX_ENABLED; ///< config block 0x14 (read-only)
 	std::priority_queue<event, std::vector<event>, std::greater<event>> q_;
 	std::uint64_t seq_ = 0;
 	double now_ = 0;

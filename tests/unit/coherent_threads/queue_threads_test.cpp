@@ -88,3 +88,38 @@ TEST_CASE("queues reject bad memory")
 	CHECK(s.try_send(m, 8));
 	CHECK_FALSE(s.try_send(m, 8)); // full: the lazy head was re-read and still says full
 }
+
+TEST_CASE("CNI queue layout: the head's line, then one line per entry (the device model's memory map too)")
+{
+	for (std::uint32_t line : {64u, 128u}) {
+		CHECK(cq::bytes(8, line) == 9u * line);
+		aligned_mem mem(cq::bytes(8, line), line);
+		cq q(mem.p, 8, line);
+		CHECK(q.head_off() == 0);
+		for (std::uint32_t i = 0; i < 16; ++i)
+			CHECK(q.entry_off(i) == std::uint64_t(1 + i % 8) * line);
+		CHECK(cq_ring<eci_sim_lines>::bytes(8, line) == 9u * line);
+	}
+}
+
+TEST_CASE("Queue ends kept side by side do not share a line (false sharing doubled the round trip)")
+{
+	// What each end writes on every message (tail, head, ring position) must
+	// sit alone in its 128-byte pair even when a caller declares the ends
+	// next to each other, as ecibench and bench/queue_pingpong do.
+	struct ends {
+		cq::sender s;
+		cq::receiver r;
+	};
+	alignas(128) std::uint8_t ring[1024] = {};
+	cq q(ring, 4, 64);
+	ends e{cq::sender(q), cq::receiver(q)};
+	const auto gap = reinterpret_cast<std::uintptr_t>(&e.r) - reinterpret_cast<std::uintptr_t>(&e.s);
+	CHECK(gap >= 128);
+	CHECK(reinterpret_cast<std::uintptr_t>(&e.s) % 128 == 0);
+	CHECK(alignof(cq) >= 128); // both ends read it on every message
+	// FastForward keeps both positions in one object: each in its own pair
+	// after the read-only fields.
+	CHECK(alignof(ff_queue) >= 128);
+	CHECK(sizeof(ff_queue) >= 3 * 128);
+}

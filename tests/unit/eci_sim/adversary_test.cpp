@@ -24,6 +24,13 @@ struct evict_after_load : lines_t {
 		evict(off);
 		return v;
 	}
+	/** The control word is loaded with acquire: evict after that load too. */
+	std::uint64_t load_acquire(std::uint64_t off) const
+	{
+		std::uint64_t v = lines_t::load_acquire(off);
+		evict(off);
+		return v;
+	}
 };
 
 /** The device's function: the request reversed, preceded by the request's

@@ -155,6 +155,8 @@ TEST_CASE("device queue: recalls that race the CPU's stores and L2 evictions los
 	q.recall_ns = 0; // the device takes the line back before the CPU wrote it
 	sim::eci::config c;
 	c.cpu_capacity_lines = 3; // and the CPU's L2 keeps evicting ring lines
+	c.dir_occupancy_ns = 0;   // the race needs the recall to arrive within the store's window:
+	                          // at this timing it does, with occupancy the recall queues past it
 	qrig r(q, c);
 	for (unsigned i = 0; i < 200; ++i) {
 		auto m = pattern(1 + i % 100, i);

@@ -176,6 +176,8 @@ TEST_CASE("every injected error gives its message and a recovered engine")
 			auto &ch = c2h ? x.c2h(1) : x.h2c(1);
 			ch.set_completion(mode);
 			for (const auto &fc : cases) {
+				if (c2h && fc.f == fault::write_error)
+					continue; // C2H has no write_error (completion_test)
 				INFO(to_string(mode) << (c2h ? " C2H " : " H2C ") << to_string(fc.f));
 				x.sim()->inject(c2h, 1, fc.f);
 				try {
@@ -196,6 +198,7 @@ TEST_CASE("every injected error gives its message and a recovered engine")
 		}
 	}
 	CHECK(x.h2c(1).recoveries() == 18);
+	CHECK(x.c2h(1).recoveries() == 15);
 }
 
 TEST_CASE("an engine that ignores stop needs a function reset, then works")
@@ -221,8 +224,11 @@ TEST_CASE("a bad bus address is an error, not a crash")
 	fake.cpu = mem.data();
 	fake.bus = 0xdead'0000; // no such DMA buffer
 	fake.size = mem.size();
-	CHECK_THROWS_WITH(x.h2c(0).transfer(fake, 0, 128, 0), Catch::Contains("read_error"));
-	CHECK_THROWS_WITH(x.c2h(0).transfer(fake, 0, 128, 0), Catch::Contains("write_error"));
+	CHECK_THROWS_WITH(x.h2c(0).transfer(fake, 0, 128, 0),
+			  Catch::Contains("read_error") && Catch::Contains("unsupported request"));
+	// C2H writes to the host are posted: the host drops them and the engine,
+	// which has no write_error, completes the descriptor.
+	CHECK_NOTHROW(x.c2h(0).transfer(fake, 0, 128, 0));
 	// Card memory out of range: refused by prepare() with device, address, size and limit ...
 	auto buf = dev.alloc_dma(4096);
 	const std::uint64_t lim = x.sim()->card_memory_size();
@@ -242,8 +248,11 @@ TEST_CASE("unchecked by the driver, a card address out of range is an engine err
 	dma y(dev, o);
 	auto buf = dev.alloc_dma(4096);
 	const std::uint64_t lim = y.sim()->card_memory_size();
-	CHECK_THROWS_WITH(y.c2h(0).transfer(buf, 0, 128, lim - 64), Catch::Contains("read_error"));
-	CHECK_THROWS_WITH(y.h2c(0).transfer(buf, 0, 128, lim - 64), Catch::Contains("write_error"));
+	// Both are the AXI side: C2H reads the card, H2C writes it (DECERR).
+	CHECK_THROWS_WITH(y.c2h(0).transfer(buf, 0, 128, lim - 64),
+			  Catch::Contains("read_error") && Catch::Contains("decode error"));
+	CHECK_THROWS_WITH(y.h2c(0).transfer(buf, 0, 128, lim - 64),
+			  Catch::Contains("write_error") && Catch::Contains("decode error"));
 	y.h2c(0).transfer(buf, 0, 128, 0);
 }
 

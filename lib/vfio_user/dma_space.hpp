@@ -1,0 +1,41 @@
+// The guest memory a vfio-user client shares for DMA: each DMA_MAP's file
+// descriptor mmapped here and registered in sim::host_memory at its IOVA, so
+// the served model's engines read and write guest memory directly.
+#pragma once
+
+#include "vfio_user/protocol.hpp"
+
+#include <map>
+
+namespace pioc::vfio_user {
+
+class dma_space {
+public:
+	dma_space() = default;
+	dma_space(const dma_space &) = delete;
+	dma_space &operator=(const dma_space &) = delete;
+	~dma_space();
+
+	/** Maps @p fd (taken over: closed here) at IOVA req.address. EINVAL for
+	 *  an empty, unaligned or overlapping range, the mmap errno. Without an
+	 *  fd (-1) the range is recorded but the model cannot reach it (the
+	 *  DMA_READ/DMA_WRITE message path is not implemented). */
+	void map(const dma_map_req &req, int fd);
+	/** Unmaps every mapping inside [address, address+size), or all with
+	 *  flag_unmap_all. EINVAL when the range cuts a mapping in two (VFIO type1
+	 *  semantics) or covers none. */
+	void unmap(const dma_unmap_req &req);
+	void unmap_all() noexcept;
+
+	std::size_t mappings() const noexcept { return maps_.size(); }
+
+private:
+	struct mapping {
+		void *cpu; ///< nullptr: recorded without an fd, not reachable
+		std::uint64_t size;
+	};
+	static void release(std::uint64_t iova, const mapping &m) noexcept;
+	std::map<std::uint64_t, mapping> maps_; ///< by IOVA
+};
+
+} // namespace pioc::vfio_user

@@ -1,0 +1,42 @@
+#!/bin/sh
+# ecibench invoke on a window refuses, before opening anything, every option
+# the Enzian image cannot apply, with exit code 2 (usage) and a message naming
+# the option; valid options get past the check and fail only at opening the
+# (absent) window, with exit code 1.
+#   check-ecibench-window-options.sh ECIBENCH
+set -u
+bench=$1
+win=/nonexistent/pioc/eci0
+fail=0
+
+# refused OPTION ARGS... : the run must exit 2 and name OPTION on stderr
+refused() {
+	opt=$1; shift
+	err=$("$bench" invoke --window "$win" --no-pin -n 1 -w 0 "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc -eq 2 ] && echo "$err" | grep -q -- "$opt"; then
+		echo "ok   $*: refused ($err)"
+	else
+		echo "FAIL $*: exit $rc, stderr: $err"; fail=1
+	fi
+}
+refused --shared --shared
+refused --variant --variant 5c
+refused --variant --variant 5b
+refused --pipelined --pipelined
+refused --channel --channel 4
+refused --line --line 64
+refused --engine --engine rtl
+
+err=$("$bench" invoke --window-size 4096 --no-pin -n 1 -w 0 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 2 ] && echo "$err" | grep -q -- --window-size; then echo "ok   --window-size without --window: refused"
+else echo "FAIL --window-size without --window: exit $rc, $err"; fail=1; fi
+
+# The last valid channel and the default options pass the check: the run
+# fails later, opening the window, not as a usage error.
+for args in "--channel 3" "--variant 5a --sizes 64"; do
+	err=$("$bench" invoke --window "$win" --no-pin -n 1 -w 0 $args 2>&1 >/dev/null); rc=$?
+	if [ $rc -eq 1 ]; then echo "ok   $args: accepted, then the window cannot be opened ($err)"
+	else echo "FAIL $args: exit $rc (expected 1 from opening the window), $err"; fail=1; fi
+done
+exit $fail

@@ -1,0 +1,84 @@
+// Directory occupancy in the ECI timing model: a directory slice takes one
+// message per dir_occupancy_ns, so a burst of messages to one slice cannot
+// finish faster than the slice can serve them, while a serial exchange (one
+// message at a time) costs what it did before.
+#include "fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace pioc;
+using namespace fx;
+
+namespace {
+/** Modelled time of the second call of @p n bytes (the first warms the lines). */
+double call_ns(sim::eci::config c, bool pipelined, std::size_t n)
+{
+	sim::eci::engine_config e;
+	if (pipelined)
+		e.data_lines = 128;
+	rig r(e, c);
+	coherent::cpu_options o;
+	o.pipelined = pipelined;
+	auto inv = r.invoker(0, o);
+	auto req = pattern(n, 5);
+	std::vector<std::uint8_t> resp(coherent::max_message);
+	REQUIRE(inv.call(req.data(), n, resp.data(), resp.size()) == n);
+	double t0 = r.sys->now();
+	REQUIRE(inv.call(req.data(), n, resp.data(), resp.size()) == n);
+	REQUIRE(std::equal(req.begin(), req.end(), resp.begin()));
+	return r.sys->now() - t0;
+}
+
+sim::eci::config unlimited()
+{
+	sim::eci::config c;
+	c.dir_occupancy_ns = 0;
+	return c;
+}
+} // namespace
+
+TEST_CASE("a serial Fig. 5a exchange does not wait for the directory")
+{
+	sim::eci::config c;
+	REQUIRE(c.dir_occupancy_ns > 0);
+	CHECK(call_ns(c, false, 64) == Approx(call_ns(unlimited(), false, 64)));
+}
+
+TEST_CASE("a pipelined 16 KiB call is bounded by what one directory slice can serve")
+{
+	sim::eci::config c;
+	// Every request reclaims the 128 lines of one data bank; a bank's lines
+	// are two line indices apart, so all of them fall in one slice.
+	const double floor = 128 * c.dir_occupancy_ns;
+	double with = call_ns(c, true, 16384), without = call_ns(unlimited(), true, 16384);
+	INFO("pipelined 16 KiB: " << with << " ns with occupancy, " << without << " ns without");
+	CHECK(without < floor); // the model before occupancy: faster than one slice could serve
+	CHECK(with >= floor);
+	// Twice the occupancy: at least one more bank's worth of slice time.
+	sim::eci::config slow = c;
+	slow.dir_occupancy_ns *= 2;
+	CHECK(call_ns(slow, true, 16384) >= with + floor);
+}
+
+TEST_CASE("more directory slices serve more lines at once")
+{
+	sim::eci::config one;
+	one.dir_slices = 1;
+	sim::eci::config four;
+	four.dir_slices = 4;
+	// Line-by-line exchanges alternate A and B (different parity) one at a
+	// time: unaffected. The pipelined bank and the control lines share the
+	// single slice: slower than with four.
+	CHECK(call_ns(one, false, 64) == Approx(call_ns(four, false, 64)));
+	CHECK(call_ns(one, true, 16384) > call_ns(four, true, 16384));
+}
+
+TEST_CASE("directory configuration is checked")
+{
+	sim::eci::config c;
+	c.dir_slices = 0;
+	CHECK_THROWS_AS(sim::eci::system(c), pioc::error);
+	c.dir_slices = 2;
+	c.dir_occupancy_ns = -1;
+	CHECK_THROWS_AS(sim::eci::system(c), pioc::error);
+}

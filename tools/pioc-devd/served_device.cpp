@@ -1,0 +1,56 @@
+// The served devices: the library's registry plus their PCI identity.
+#include "served_device.hpp"
+
+#include "transport/sim_transport.hpp"
+
+#include <pioc/error.hpp>
+#include <pioc/regs/xdma.hpp>
+#include <pioc/sim/pcie_link.hpp>
+#include <pioc/xdma/sim_control.hpp>
+
+#include <fmt/format.h>
+
+namespace pioc::devd {
+
+served_device find_served_device(const std::string &spec, const std::string &link)
+{
+	for (const auto &e : detail::sim_devices()) {
+		if ((e.rtl ? "rtl:" : "sim:") + e.name != spec)
+			continue;
+		served_device d;
+		d.spec = spec;
+		d.make = e.make;
+		auto &id = d.identity;
+		id.vendor = e.vendor;
+		id.device = e.device;
+		auto probe = e.make();
+		for (unsigned b = 0; b < 6; ++b)
+			id.bar_sizes[b] = probe->bar_size(b);
+		// BAR0 is the PIO image in every design: prefetchable, so the
+		// host may map it write-combining (as the VCU118 image's XDMA
+		// user BAR is configured); XDMA's config BAR is registers.
+		id.prefetchable[0] = true;
+		// A model that interrupts is an XDMA design: its MSI-X table and
+		// PBA sit in the config BAR (BAR1) where PG195 puts them.
+		if (dynamic_cast<xdma::sim_control *>(probe.get()))
+			id.msix = vfio_user::msix_layout{1, std::uint32_t(regs::xdma::msix_base),
+							 std::uint32_t(regs::xdma::msix_pba), 32};
+		const auto t = sim::link_timing::preset_named(link);
+		id.link_gen = t.gts_per_lane >= 16 ? 4 : t.gts_per_lane >= 8 ? 3 : t.gts_per_lane >= 5 ? 2 : 1;
+		id.link_width = t.lanes;
+		return d;
+	}
+	throw error(errc::not_found, fmt::format("pioc-devd: no device '{}'; these exist:\n{}", spec,
+						 served_device_list()));
+}
+
+std::string served_device_list()
+{
+	std::string out;
+	for (const auto &e : detail::sim_devices())
+		out += fmt::format("  {}:{:<10} {:04x}:{:04x}  {}\n", e.rtl ? "rtl" : "sim", e.name, e.vendor,
+				   e.device, e.description);
+	return out;
+}
+
+} // namespace pioc::devd
