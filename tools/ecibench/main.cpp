@@ -183,8 +183,8 @@ int cmd_invoke(int argc, char **argv)
 		o.window);
 	c.value("window-size", "BYTES", "bytes to map from --window (default: its size)", o.window_size);
 	c.value("channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
-	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a/5b, "
-		"5a up to 16 KiB in 120-byte chunks, 5b up to 120 B; needs a -DPIOC_RTL=ON build)", o.engine);
+	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a only (its "
+		"5b side predates sessions), up to 16 KiB in 120-byte chunks; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
 		 "example: ecibench invoke --sizes 64 --shared --json");
 	if (!c.parse(argc, argv, 2))
