@@ -131,6 +131,7 @@ struct layout {
 struct cpu_options {
 	bool pipelined = false;            ///< use the data banks: all lines of a message at once
 	std::uint32_t max_not_ready = 1u << 20; ///< consecutive "not ready" answers before giving up
+	std::uint32_t session = 0;         ///< session number of the next resync(); 0 = a random one
 };
 
 /** Statistics the CPU side keeps (cheap integer increments). */

@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <random>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -205,6 +206,17 @@ public:
 	/** Whether the CPU holds @p addr (what the home directory knows). */
 	bool cpu_holds(std::uint64_t addr) const { return cpu_state(addr) != line_state::I; }
 
+	/** Adversarial CPU: before each CPU load, store or batch of loads, with
+	 *  probability @p rate, evicts one of @p lines or loads 8 bytes of it
+	 *  speculatively (the value is dropped, as a prefetch's would be) --
+	 *  evictions, re-reads and speculative reads at any point of a
+	 *  protocol. Drawn from a generator seeded with @p seed: the same seed
+	 *  and program give the same run. rate 0 turns it off. */
+	void adversary(std::uint64_t seed, double rate, std::vector<std::uint64_t> lines);
+	/** Evictions and speculative loads the adversary made so far. */
+	std::uint64_t adversary_evictions() const noexcept { return adv_evictions_; }
+	std::uint64_t adversary_reads() const noexcept { return adv_reads_; }
+
 	/** Backdoor for tests and engine setup: the home's copy of a line. */
 	std::uint8_t *home_data(std::uint64_t addr);
 
@@ -222,6 +234,7 @@ private:
 	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr - addr % cfg_.line_size; }
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
+	void adversary_step();
 	void schedule(double t, std::function<void()> f);
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
@@ -259,6 +272,11 @@ private:
 	bool trace_on_ = false;
 	bool dead_ = false;
 	std::vector<std::string> log_;
+	std::mt19937_64 adv_rng_;
+	double adv_rate_ = 0;
+	std::vector<std::uint64_t> adv_lines_;
+	bool in_adv_ = false;
+	std::uint64_t adv_evictions_ = 0, adv_reads_ = 0;
 };
 
 } // namespace pioc::sim::eci

@@ -29,6 +29,10 @@ struct engine_config {
 	double compute_ns = 10;            ///< the function's time per message
 	double not_ready_ns = 20e6;        ///< answer "not ready" after holding a load this long
 	handler_fn handler;                ///< default: echo
+	/** Fault injection for the tests that must catch it: the engine before
+	 *  idempotent reads, taking any read of a control line as the next
+	 *  signal and running whatever CPU word the other line holds. */
+	bool fault_reread_is_signal = false;
 	/** Variants this device implements (a real device may lack some). */
 	std::vector<coherent::variant> supported = {coherent::variant::cpu_dev, coherent::variant::dev_dev,
 						    coherent::variant::cpu_cpu, coherent::variant::dev_cpu};
@@ -36,6 +40,16 @@ struct engine_config {
 
 struct engine_stats {
 	std::uint64_t signals = 0, requests = 0, not_ready = 0, resyncs = 0, delivered = 0, acked = 0, grants = 0;
+	/** Reads of the answered line served again with the same answer. */
+	std::uint64_t rereads = 0;
+	/** Reads of the signal line while the other line held no new CPU word
+	 *  (speculative or early reads): answered "not ready", nothing run. */
+	std::uint64_t spurious = 0;
+	/** CPU words refused because the engine restarted and has not seen a SYNC. */
+	std::uint64_t out_of_step = 0;
+	/** 5b/5d: messages delivered but never acknowledged when a SYNC opened a
+	 *  new session (the previous owner may or may not have read them). */
+	std::uint64_t unacked_at_sync = 0;
 };
 
 class proto_engine : public device_engine {
@@ -57,18 +71,27 @@ public:
 	/** Device-initiated variants: queue a message for channel @p ch that
 	 *  becomes available at simulated time @p at (now if negative). */
 	void post(std::uint32_t ch, std::vector<std::uint8_t> m, double at = -1);
-	/** The engine loses its state (parity, partial messages), as after a
-	 *  device reset; the directory keeps the requests it holds. */
+	/** The engine loses its state (answered line, last CPU word, partial
+	 *  messages), as after a device reset; the directory keeps the requests
+	 *  it holds. Until the CPU's next SYNC it runs nothing: every new CPU
+	 *  word is answered SYNC_ACK ("out of step"). Queued 5b messages stay. */
 	void restart();
 	void set_compute_ns(double ns) noexcept { cfg_.compute_ns = ns; }
 	void set_answer_exclusive(bool on) noexcept { cfg_.answer_exclusive = on; }
-	unsigned parity(std::uint32_t ch) const { return ch_.at(ch).expect; }
+	/** The control line the engine takes as the next signal (the one the
+	 *  CPU must load next), or -1 after a restart until a SYNC. */
+	int parity(std::uint32_t ch) const { return ch_.at(ch).ans < 0 ? -1 : ch_.at(ch).ans ^ 1; }
 	const engine_stats &stats() const noexcept { return st_; }
 
 private:
 	struct chan {
 		coherent::layout lay;
-		unsigned expect = 0;
+		int ans = 1;              // answered line: reads of it get the same answer; the CPU
+		                          // writes its next word there and signals by loading ans^1
+		                          // (-1: unknown after a restart)
+		std::uint64_t taken = 0;  // the last CPU word consumed (a new word differs from it)
+		bool synced = true;       // false after restart() until a SYNC
+		bool pending = false;     // a CPU word was consumed; its answer goes on ans^1
 		int held = -1;            // control line whose load/forward the engine holds
 		bool reclaimed = false;   // the other control line (and bank) is back at the device
 		std::uint64_t token = 0;  // invalidates stale timers
@@ -78,6 +101,7 @@ private:
 		std::vector<std::uint8_t> req, resp;
 		std::size_t resp_sent = 0;
 		bool resp_pending = false;
+		bool bank_back = false;   // the answer's bank is back at the device (this event)
 		std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox;
 		std::size_t out_sent = 0;
 		std::uint32_t out_seq = 0;
@@ -85,6 +109,10 @@ private:
 	};
 	bool locate(std::uint64_t addr, std::uint32_t &ch, int &ctrl_line) const;
 	void signal(std::uint32_t ch, unsigned x);
+	void examine(std::uint32_t ch, unsigned x);
+	void give(std::uint64_t addr);
+	void transient(std::uint32_t ch, unsigned x, coherent::ctrl w);
+	bool cpu_word(coherent::ctrl w) const noexcept;
 	void reclaim(std::uint64_t addr, std::function<void()> done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);
 	void pulled(std::uint32_t ch, unsigned x);

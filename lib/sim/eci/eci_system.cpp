@@ -345,9 +345,39 @@ void system::check_alive() const
 		throw error(errc::device_gone, "sim:eci: the modelled machine took a machine check; start a new one");
 }
 
+void system::adversary(std::uint64_t seed, double rate, std::vector<std::uint64_t> lines)
+{
+	adv_rng_.seed(seed);
+	adv_rate_ = rate;
+	adv_lines_ = std::move(lines);
+}
+
+void system::adversary_step()
+{
+	if (adv_rate_ <= 0 || in_adv_ || adv_lines_.empty())
+		return;
+	if (std::uniform_real_distribution<double>(0, 1)(adv_rng_) >= adv_rate_)
+		return;
+	const std::uint64_t line = adv_lines_[adv_rng_() % adv_lines_.size()];
+	const bool evict = adv_rng_() & 1;
+	struct guard {
+		bool &b;
+		~guard() { b = false; }
+	} g{in_adv_ = true};
+	if (evict) {
+		++adv_evictions_;
+		cpu_evict(line);
+	} else {
+		++adv_reads_;
+		std::uint64_t sink;
+		cpu_load(line, &sink, 8);
+	}
+}
+
 void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 {
 	check_alive();
+	adversary_step();
 	check_access(addr, n, "load");
 	auto line = line_of(addr);
 	auto it = cpu_cache_.find(line);
@@ -370,6 +400,7 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 {
 	check_alive();
+	adversary_step();
 	check_access(addr, n, "store");
 	auto line = line_of(addr);
 	auto it = cpu_cache_.find(line);
@@ -392,6 +423,7 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 void system::cpu_load_lines(const std::uint64_t *lines, std::size_t count)
 {
 	check_alive();
+	adversary_step();
 	std::vector<char> flags(count, 1);
 	auto *f = reinterpret_cast<bool *>(flags.data());
 	static_assert(sizeof(bool) == sizeof(char));

@@ -132,14 +132,7 @@ void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
 		if (--*left || c.token != tok || c.held != int(x))
 			return;
 		c.reclaimed = true;
-		if (coherent::cpu_initiated(cfg_.v)) {
-			if (c.busy)
-				try_finish(ch);
-			else
-				pulled(ch, x);
-		} else {
-			try_send(ch);
-		}
+		examine(ch, x);
 	};
 	if (with_bank)
 		for (std::uint32_t i = 0; i < c.lay.data_lines; ++i)
@@ -147,24 +140,127 @@ void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
 	reclaim(c.lay.ctrl_off(r), one);
 }
 
+bool proto_engine::cpu_word(ctrl w) const noexcept
+{
+	if (!w.valid())
+		return false;
+	if (w.k() == kind::sync)
+		return true;
+	return coherent::cpu_initiated(cfg_.v) ? w.k() == kind::request || w.k() == kind::more : w.k() == kind::ack;
+}
+
+void proto_engine::give(std::uint64_t addr)
+{
+	if (coherent::device_homed(cfg_.v))
+		ctx_.answer(addr, cfg_.answer_exclusive);
+	else
+		ctx_.release_cpu_line(addr);
+}
+
+// A read (or, CPU-homed, a forwarded access) of control line x. Only a read
+// of the line opposite the answered one can be a signal, and only if the
+// answered line then holds a CPU word the engine has not consumed yet
+// (examine()); everything else is served without a state change.
 void proto_engine::signal(std::uint32_t ch, unsigned x)
 {
 	auto &c = ch_[ch];
+	if (c.ans == int(x) && !cfg_.fault_reread_is_signal) { // the answered line (or the consumed word's line): same data again
+		++st_.rereads;
+		give(c.lay.ctrl_off(x));
+		return;
+	}
+	if (c.ans < 0) { // restarted: a line that holds an answer may be one the CPU is still copying
+		ctrl w;
+		std::memcpy(&w.w, ctx_.data(c.lay.ctrl_off(x)), 8);
+		if (w.valid() && !cpu_word(w)) {
+			++st_.rereads;
+			give(c.lay.ctrl_off(x));
+			return;
+		}
+	}
 	++st_.signals;
-	if (x != c.expect) { // the CPU's parity differs: adopt it
-		++st_.resyncs;
-		c.expect = x;
-	}
 	c.held = static_cast<int>(x);
-	c.reclaimed = false;
 	++c.token;
-	if (!coherent::cpu_initiated(cfg_.v) && c.delivered_unacked) {
-		++st_.acked; // a load on x acknowledges the message delivered on the other line
-		c.delivered_unacked = false;
+	if (c.pending && !(cfg_.fault_reread_is_signal && c.ans == int(x))) { // its answer goes here: hold
+		arm_not_ready(ch);
+		if (coherent::cpu_initiated(cfg_.v))
+			try_finish(ch);
+		else
+			try_send(ch);
+		return;
 	}
-	// A new request may use the other line's data bank; a retry only needs the line back.
-	reclaim_other(ch, x, coherent::cpu_initiated(cfg_.v) && !c.busy && c.lay.data_lines > 0);
-	arm_not_ready(ch);
+	c.reclaimed = false;
+	// A new request may use the other line's data bank.
+	reclaim_other(ch, x, coherent::cpu_initiated(cfg_.v) && c.lay.data_lines > 0);
+}
+
+void proto_engine::examine(std::uint32_t ch, unsigned x)
+{
+	auto &c = ch_[ch];
+	const unsigned r = x ^ 1;
+	ctrl w;
+	std::memcpy(&w.w, ctx_.data(c.lay.ctrl_off(r)), 8);
+	if (!cpu_word(w) || (w.w == c.taken && !cfg_.fault_reread_is_signal)) { // speculative or early read
+		++st_.spurious;
+		transient(ch, x, ctrl::make(kind::not_ready, true, 0, c.cur_seq));
+		return;
+	}
+	if (!c.synced && w.k() != kind::sync) {
+		// Restarted: run nothing until the CPU's SYNC, and change nothing --
+		// the word may be one already run, or (a speculative read of the
+		// request line) an older one behind the CPU's pending request.
+		++st_.out_of_step;
+		transient(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()));
+		return;
+	}
+	if (c.ans < 0)
+		++st_.resyncs;
+	c.taken = w.w;
+	c.ans = static_cast<int>(r);
+	c.pending = true;
+	if (coherent::cpu_initiated(cfg_.v)) {
+		pulled(ch, x);
+	} else if (w.k() == kind::sync) { // a new owner: its numbering, nothing half sent
+		if (c.delivered_unacked)
+			++st_.unacked_at_sync;
+		c.delivered_unacked = false;
+		c.synced = true;
+		c.out_seq = w.seq();
+		c.out_sent = 0;
+		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
+		return;
+	} else {
+		if (c.delivered_unacked) {
+			++st_.acked; // the CPU's word acknowledges the message on the other line
+			c.delivered_unacked = false;
+		}
+		try_send(ch);
+	}
+	if (c.pending && c.held == int(x))
+		arm_not_ready(ch);
+}
+
+// An answer that changes nothing ("not ready", "out of step"): the CPU
+// evicts the line and loads it again, or resyncs.
+void proto_engine::transient(std::uint32_t ch, unsigned x, ctrl nr)
+{
+	auto &c = ch_[ch];
+	const std::uint64_t off = c.lay.ctrl_off(x);
+	std::uint8_t *d = ctx_.data(off);
+	std::uint64_t kept;
+	std::memcpy(&kept, d, 8);
+	std::memcpy(d, &nr.w, 8);
+	c.held = -1;
+	++c.token;
+	give(off);
+	if (coherent::device_homed(cfg_.v)) {
+		// Only the answer carries "not ready" (the home sends a snapshot): the
+		// line keeps what it held, which after a restart may be an answer
+		// the CPU is still copying.
+		std::memcpy(d, &kept, 8);
+	} else { // take it back so that the CPU's next load reaches us
+		ctx_.at(ctx_.now() + 1, [this, off] { reclaim(off, [] {}); });
+	}
 }
 
 void proto_engine::arm_not_ready(std::uint32_t ch)
@@ -174,17 +270,10 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 	int x = c.held;
 	ctx_.at(ctx_.now() + cfg_.not_ready_ns, [this, ch, tok, x] {
 		auto &c = ch_[ch];
-		if (c.held != x || c.token != tok)
+		if (c.held != x || c.token != tok || !c.pending)
 			return;
-		if (!c.reclaimed) { // cannot answer before the other line is back; look again soon
-			ctx_.at(ctx_.now() + 1000, [this, ch] {
-				if (ch_[ch].held >= 0)
-					arm_not_ready(ch);
-			});
-			return;
-		}
 		++st_.not_ready;
-		deliver(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq), nullptr, 0);
+		transient(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 	});
 }
 
@@ -201,14 +290,11 @@ void proto_engine::deliver(std::uint32_t ch, unsigned x, ctrl w, const std::uint
 		std::memcpy(ctx_.data(c.lay.data_off(x, static_cast<std::uint32_t>(i))), bank_data + off,
 			    std::min<std::size_t>(line, bank_n - off));
 	c.held = -1;
-	c.expect = x ^ 1;
+	c.ans = static_cast<int>(x); // from now on every read of x gets exactly this
+	c.pending = false;
 	++c.token;
-	if (w.valid())
-		++st_.delivered;
-	if (coherent::device_homed(cfg_.v))
-		ctx_.answer(c.lay.ctrl_off(x), cfg_.answer_exclusive);
-	else
-		ctx_.release_cpu_line(c.lay.ctrl_off(x));
+	++st_.delivered;
+	give(c.lay.ctrl_off(x));
 }
 
 void proto_engine::pulled(std::uint32_t ch, unsigned x)
@@ -222,14 +308,10 @@ void proto_engine::pulled(std::uint32_t ch, unsigned x)
 	auto fail = [&] { // out of step (e.g. the engine restarted mid-message): tell the CPU
 		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
 	};
-	if (!w.valid()) {
-		++st_.not_ready;
-		deliver(ch, x, ctrl::make(kind::not_ready, true, 0, c.cur_seq), nullptr, 0);
-		return;
-	}
 	switch (w.k()) {
 	case kind::sync:
 		c.busy = c.resp_pending = false;
+		c.synced = true;
 		c.req.clear();
 		c.cur_seq = w.seq();
 		deliver(ch, x, ctrl::make(kind::sync_ack, true, 0, w.seq()), nullptr, 0);
@@ -270,7 +352,7 @@ void proto_engine::pulled(std::uint32_t ch, unsigned x)
 		c.busy = true;
 		c.resp_pending = pipelined; // reuse as "answer pipelined"
 		c.ready_at = ctx_.now() + cfg_.compute_ns;
-		ctx_.at(c.ready_at, [this, ch] { try_finish(ch); }); // finishes only if held, reclaimed and ready
+		ctx_.at(c.ready_at, [this, ch] { try_finish(ch); }); // finishes only if held and ready
 		return;
 	}
 	case kind::more: {
@@ -293,12 +375,29 @@ void proto_engine::pulled(std::uint32_t ch, unsigned x)
 void proto_engine::try_finish(std::uint32_t ch)
 {
 	auto &c = ch_[ch];
-	if (c.held < 0 || !c.reclaimed || !c.busy || ctx_.now() < c.ready_at)
+	if (c.held < 0 || !c.pending || !c.busy || ctx_.now() < c.ready_at)
 		return;
 	const unsigned x = static_cast<unsigned>(c.held);
-	const std::uint32_t in = c.lay.inline_bytes();
-	c.busy = false;
+	const std::uint32_t in = c.lay.inline_bytes(), line = sys_.cfg().line_size;
 	std::size_t head = std::min<std::size_t>(in, c.resp.size());
+	const auto nbank = static_cast<std::uint32_t>((c.resp.size() - head + line - 1) / line);
+	if (c.resp_pending && nbank && !c.bank_back) {
+		// The answer's bank lines may sit in the CPU's cache since a
+		// speculative read: take them back, then answer in the same event.
+		std::uint64_t tok = c.token;
+		auto left = std::make_shared<std::uint32_t>(nbank);
+		for (std::uint32_t i = 0; i < nbank; ++i)
+			reclaim(c.lay.data_off(x, i), [this, ch, tok, left] {
+				auto &c = ch_[ch];
+				if (--*left || c.token != tok)
+					return;
+				c.bank_back = true;
+				try_finish(ch);
+				c.bank_back = false;
+			});
+		return;
+	}
+	c.busy = false;
 	if (c.resp_pending) { // pipelined: the whole response at once, the rest in bank x
 		c.resp_pending = false;
 		c.resp_sent = c.resp.size();
@@ -317,7 +416,7 @@ void proto_engine::try_finish(std::uint32_t ch)
 void proto_engine::try_send(std::uint32_t ch)
 {
 	auto &c = ch_[ch];
-	if (c.held < 0 || !c.reclaimed || c.outbox.empty() || c.outbox.front().first > ctx_.now())
+	if (c.held < 0 || !c.pending || c.outbox.empty() || c.outbox.front().first > ctx_.now())
 		return;
 	const std::uint32_t in = c.lay.inline_bytes();
 	auto &m = c.outbox.front().second;
@@ -357,7 +456,10 @@ void proto_engine::restart()
 	for (std::uint32_t i = 0; i < ch_.size(); ++i) {
 		auto &c = ch_[i];
 		int held = c.held;
-		c.expect = 0;
+		c.ans = -1;
+		c.taken = 0;
+		c.synced = false;
+		c.pending = false;
 		c.held = -1;
 		c.reclaimed = false;
 		++c.token;

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <optional>
 
 using namespace pioc;
 using namespace fx;
@@ -113,7 +114,7 @@ TEST_CASE("all four variants carry every payload size intact")
 			INFO("variant " << coherent::to_string(v) << " payload " << n);
 			REQUIRE(got == n);
 			CHECK(std::equal(m.begin(), m.end(), buf.begin()));
-			CHECK(rx.last_seq() == ++seq); // none lost, none duplicated
+			CHECK(rx.last_seq() - rx.session() == ++seq); // none lost, none duplicated
 		}
 	}
 }
@@ -175,7 +176,11 @@ TEST_CASE("pipelined mode keeps the lines of a message in flight together")
 		// slice): the slice's occupancy bounds the call from below
 		// (directory_test.cpp).
 		CHECK(p.ns >= 128 * r.sys->cfg().dir_occupancy_ns);
-		CHECK(p.ns < 128 * r.sys->cfg().dir_occupancy_ns + 30000);
+		// Above: before it writes an answer the engine takes the answer's
+		// bank back (a line the CPU fetched early must not keep an old
+		// answer), one more message per line on the same slice: 128 x 65 ns
+		// = 8.3 us of the 16 KiB call (37.1 us before that rule, 45.4 after).
+		CHECK(p.ns < 2 * 128 * r.sys->cfg().dir_occupancy_ns + 30000);
 	}
 	auto big = pattern(coherent::layout{0, 128, 128}.max_pipelined() + 1, 1);
 	CHECK_THROWS_MATCHES(inv.call(big.data(), big.size(), resp.data(), resp.size()), pioc::error,
@@ -195,10 +200,15 @@ TEST_CASE("'not ready' answers before the CPU's timeout; software retries on the
 		auto req = pattern(100, 9);
 		REQUIRE(inv.call(req.data(), req.size(), resp.data(), resp.size()) == 100);
 		CHECK(std::equal(req.begin(), req.end(), resp.begin()));
-		CHECK(inv.stats().not_ready == 3);
+		// CPU-homed: until the device has taken the line back, the CPU's
+		// reload may read the "not ready" copy in DRAM again.
+		if (v == coherent::variant::cpu_dev)
+			CHECK(inv.stats().not_ready == 3);
+		else
+			CHECK(inv.stats().not_ready >= 3);
 		CHECK(r.eng->stats().not_ready == 3);
 		CHECK(r.sys->stats().machine_checks == 0);
-		CHECK(r.eng->parity(0) == inv.parity()); // in step after the retries
+		CHECK(r.eng->parity(0) == int(inv.parity())); // in step after the retries
 		r.eng->set_compute_ns(10);
 		auto c = timed_call(r, inv, pattern(64, 1), resp); // and back to normal
 		CHECK(c.d.round_trips == (v == coherent::variant::cpu_dev ? 2u : 2u));
@@ -262,16 +272,21 @@ TEST_CASE("evictions do not break the protocols")
 			rig r(e, c);
 			auto c0 = r.sys->stats();
 			std::vector<std::uint8_t> buf(4096);
-			auto inv = r.invoker();
-			auto rx = r.receiver();
+			// one owner per channel: each constructor opens a session
+			std::optional<coherent::invoker<lines_t>> inv;
+			std::optional<coherent::receiver<lines_t>> rx;
+			if (v == coherent::variant::cpu_cpu)
+				inv.emplace(r.invoker());
+			else
+				rx.emplace(r.receiver());
 			for (unsigned i = 1; i <= 10; ++i) {
 				auto m = pattern(300 * i, i);
 				if (v == coherent::variant::cpu_cpu) {
-					REQUIRE(inv.call(m.data(), m.size(), buf.data(), buf.size()) == m.size());
+					REQUIRE(inv->call(m.data(), m.size(), buf.data(), buf.size()) == m.size());
 				} else {
 					r.eng->post(0, m);
-					REQUIRE(rx.receive(buf.data(), buf.size(), 5) == m.size());
-					CHECK(rx.last_seq() == i);
+					REQUIRE(rx->receive(buf.data(), buf.size(), 5) == m.size());
+					CHECK(rx->last_seq() - rx->session() == i);
 				}
 				CHECK(std::equal(m.begin(), m.end(), buf.begin()));
 				auto lay = r.eng->channel_layout(0);
@@ -292,27 +307,30 @@ TEST_CASE("parity resynchronises after either side restarts")
 	std::vector<std::uint8_t> resp(256);
 	for (unsigned i = 0; i < 3; ++i)
 		timed_call(r, inv, pattern(64, i), resp);
-	SECTION("device restart: the device adopts the line the CPU loads")
+	SECTION("device restart: nothing runs until the CPU's SYNC; the call fails out of step, then resync")
 	{
 		r.eng->restart();
-		CHECK(r.eng->parity(0) == 0);
-		CHECK(inv.parity() == 1);
-		timed_call(r, inv, pattern(200, 7), resp);
-		CHECK(r.eng->stats().resyncs >= 1);
-		CHECK(r.eng->parity(0) == inv.parity());
-	}
-	SECTION("software restart: a fresh invoker is out of step until resync()")
-	{
-		auto fresh = r.invoker();
-		auto req = pattern(64, 5);
-		CHECK_THROWS_MATCHES(fresh.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
+		CHECK(r.eng->parity(0) == -1);
+		auto req = pattern(200, 7);
+		CHECK_THROWS_MATCHES(inv.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
 				     Catch::Matchers::Predicate<pioc::error>(
 					     [](auto &x) { return x.code() == errc::device_error; }));
-		fresh.resync();
-		CHECK(fresh.parity() == 1);
+		CHECK(r.eng->stats().out_of_step == 1);
+		CHECK(r.eng->stats().requests == 3); // the refused request did not run
+		inv.resync();
+		timed_call(r, inv, pattern(200, 7), resp);
+		CHECK(r.eng->parity(0) == int(inv.parity()));
+	}
+	SECTION("software restart: a new owner opens a session and never takes the old answer")
+	{
+		// The previous owner's answer is still in the L2 (nothing cleaned it
+		// when that process exited); the new invoker's SYNC moves past it.
+		auto fresh = r.invoker();
+		CHECK(fresh.session() != inv.session());
 		for (unsigned i = 0; i < 3; ++i)
-			timed_call(r, fresh, pattern(64, i), resp);
-		CHECK(r.eng->parity(0) == fresh.parity());
+			timed_call(r, fresh, pattern(64, 10 + i), resp);
+		CHECK(r.eng->parity(0) == int(fresh.parity()));
+		CHECK(r.eng->stats().requests == 6);
 	}
 	SECTION("device restart in the middle of a multi-line message is a clear error, then resync")
 	{
