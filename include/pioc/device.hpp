@@ -2,7 +2,7 @@
  * Devices and the transports that give access to them.
  *
  * A device spec names what to open:
- *  - "sim:pio" (default), "sim:xdma", ...: an in-process simulated device;
+ *  - "sim:pio", "sim:xdma", ...: an in-process simulated device;
  *  - "rtl:pio", ...: a Verilated RTL design (when built with RTL support);
  *  - "0000:01:00.0" or "01:00.0": a PCI function by BDF; the transport is the
  *    pioc module when the function is bound to it, sysfs resource files otherwise;
@@ -97,8 +97,10 @@ public:
 /** An open device. */
 class device {
 public:
-	/** Opens a device by spec (see file comment). Throws errc::not_found. */
-	static device open(std::string_view spec = "sim:pio");
+	/** Opens a device by spec (see file comment). Throws errc::not_found.
+	 *  There is no default: a program that forgot its spec must not measure
+	 *  a simulator by accident (the tools default to sim:* and say so). */
+	static device open(std::string_view spec);
 
 	explicit device(std::shared_ptr<transport> t) : t_(std::move(t)) {}
 	const device_info &info() const noexcept { return t_->info(); }
