@@ -322,11 +322,14 @@ int run_pio(int argc, char **argv)
 		rep.extra["clock"] = "calibrated cycle counter";
 	}
 
-	progress prog(std::string(argv[0]), o.ops.size() * o.sizes.size(), o.common.quiet);
+	// Progress counts iterations (warm-up included), reported between sizes.
+	const std::uint64_t per_run = o.common.iterations + o.common.warmup;
+	progress prog(std::string(argv[0]), o.ops.size() * o.sizes.size() * per_run, o.common.quiet);
 	std::uint64_t done = 0;
 	for (bench_op bop : o.ops) {
 		for (std::uint64_t size : o.sizes) {
-			prog.step(++done, fmt::format("{} {} B", name_of(bop), size));
+			prog.update(done, fmt::format("{} {} B", name_of(bop), size));
+			done += per_run;
 			const run_params p{bop, size, o.common.iterations, o.common.warmup, o.code, &rep.device};
 			if (link)
 				link->reset_stats();
