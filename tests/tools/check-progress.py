@@ -2,7 +2,8 @@
 """Progress on long runs (issue 13): with stderr to a file, pciebench and
 ecibench print "<tool> <what>: done/total unit, P%[, ~S s left]" lines on
 stderr, stdout stays valid JSON, --quiet prints none, a short run with the
-default 2 s delay prints none, and a long interval keeps it to one line.
+default 2 s delay prints none, a long interval keeps it to one line, and
+pciebench pio reports inside one size too.
 
 PIOC_PROGRESS_DELAY / PIOC_PROGRESS_INTERVAL make a sub-second run report.
 Usage: check-progress.py PCIEBENCH ECIBENCH"""
@@ -56,3 +57,10 @@ for name, cmd in runs.items():
     sparse = run(cmd, "0", "1000")
     assert len(sparse) == 1, (name, "a 1000 s interval printed more than one line", sparse)
     print(f"ok {name}: {len(lines)} lines, e.g. {lines[-1]!r}")
+
+# Inside one size: pio's latency loops report every 1024 iterations (after the
+# timed part), so a slow device does not go quiet for a whole size.
+inner = run([pciebench, "pio", "--sizes", "64", "--ops", "write_read", "-n", "3000", "-w", "100"], "0", "0")
+counts = [int(LINE.match(l).group(2)) for l in inner]
+assert counts == [0, 1024, 2048, 3072], ("pio progress inside one size", inner)
+print("ok pciebench pio inside one size:", counts)
