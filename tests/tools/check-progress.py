@@ -7,7 +7,7 @@ pciebench pio reports inside one size too.
 
 PIOC_PROGRESS_DELAY / PIOC_PROGRESS_INTERVAL make a sub-second run report.
 Usage: check-progress.py PCIEBENCH ECIBENCH"""
-import json, os, re, subprocess, sys
+import json, os, re, shutil, subprocess, sys, tempfile
 
 pciebench, ecibench = sys.argv[1], sys.argv[2]
 LINE = re.compile(r"^(pciebench|ecibench) \S+ .+: (\d+)/(\d+) (iterations|runs), (\d+)%(, ~\d+ s left)?$")
@@ -64,3 +64,18 @@ inner = run([pciebench, "pio", "--sizes", "64", "--ops", "write_read", "-n", "30
 counts = [int(LINE.match(l).group(2)) for l in inner]
 assert counts == [0, 1024, 2048, 3072], ("pio progress inside one size", inner)
 print("ok pciebench pio inside one size:", counts)
+
+# On a terminal (a pty from util-linux's script): the line is redrawn in place
+# ("\r" + erase-line, no newline) and erased before the tool exits.
+if shutil.which("script"):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out.json")
+        env = dict(os.environ, PIOC_PROGRESS_DELAY="0")
+        cmd = f"'{pciebench}' pio --sizes 8,64 --ops write_read -n 200 --json --no-pin > '{out}'"
+        tty = subprocess.run(["script", "-qec", cmd, "/dev/null"], env=env, capture_output=True, timeout=60).stdout
+        json.load(open(out))
+        assert tty.startswith(b"\r\x1b[Kpciebench pio write_read 8 B: 0/") and b"\n" not in tty, tty
+        assert tty.endswith(b"\r\x1b[K"), ("progress line not erased at the end", tty)
+        print("ok terminal:", tty)
+else:
+    print("skip terminal check: no script(1)")
