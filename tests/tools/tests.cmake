@@ -91,3 +91,13 @@ if(TARGET nicbench AND Python3_Interpreter_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-nicbench.py $<TARGET_FILE:nicbench>)
   set_tests_properties(tools.nicbench_pio PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
+
+# Progress on long runs (issue 13): progress lines on stderr (not a terminal)
+# for pciebench pio/dma/offload and ecibench invoke/queue, stdout JSON intact,
+# none with --quiet or before the first-report delay (about 2 s in all).
+if(TARGET pciebench AND TARGET ecibench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.progress
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-progress.py $<TARGET_FILE:pciebench>
+      $<TARGET_FILE:ecibench>)
+  set_tests_properties(tools.progress PROPERTIES TIMEOUT 120 LABELS tools)
+endif()

@@ -269,7 +269,7 @@ void add_bench_options(cli &c, bench_options &o, unsigned which, std::string_vie
 		c.value("warmup", "N", "untimed iterations before each timed run", o.warmup, 0, 100'000'000, 'w');
 	}
 	if (which & opt_quiet)
-		c.flag("quiet", "no progress on stderr (shown only when stderr is a terminal anyway)", o.quiet, 'q');
+		c.flag("quiet", "no progress on stderr (shown after 2 s: a redrawn line on a terminal, a line every 10 s otherwise)", o.quiet, 'q');
 }
 
 // ---- parsing helpers ----------------------------------------------------------
@@ -347,37 +347,13 @@ mem_type parse_mem(std::string_view s)
 	throw usage_error(unknown_name(mem_type_names, s, "memory type"));
 }
 
-// ---- placement, progress, running -------------------------------------------
+// ---- placement, running -------------------------------------------
 
 std::string pin_timing_thread(const device_info &dev, const bench_options &o)
 {
 	if (!o.no_pin)
 		pin_for_timing(dev, o.cpu);
 	return describe_current_cpu();
-}
-
-progress::progress(std::string prog, std::uint64_t total, bool quiet)
-	: prog_(std::move(prog)), total_(total), on_(!quiet && ::isatty(STDERR_FILENO)),
-	  start_(std::chrono::steady_clock::now())
-{
-}
-
-progress::~progress() { finish(); }
-
-void progress::step(std::uint64_t done, std::string_view what)
-{
-	if (!on_)
-		return;
-	const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-	std::cerr << fmt::format("\r\033[K{}: [{}/{}] {} ({:.1f} s)", prog_, done, total_, what, s) << std::flush;
-	dirty_ = true;
-}
-
-void progress::finish()
-{
-	if (on_ && dirty_)
-		std::cerr << "\r\033[K" << std::flush;
-	dirty_ = false;
 }
 
 int run(std::string_view prog, const std::function<int()> &body)

@@ -20,6 +20,8 @@
 #include <pioc/device.hpp>
 #include <pioc/mem_type.hpp>
 
+#include "common/progress.hpp" // the tools that include cli.hpp report progress
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -130,26 +132,6 @@ mem_type parse_mem(std::string_view s);
 /** Pins the timing thread (through pioc::pin_for_timing, near the device)
  *  unless @p o.no_pin, and returns the text for the report's "cpu" field. */
 std::string pin_timing_thread(const device_info &dev, const bench_options &o);
-
-/** Progress on stderr, only when stderr is a terminal (and not --quiet):
- *  "pciebench pio: [3/12] write_read 64 B". Never call inside a timed loop. */
-class progress {
-public:
-	progress(std::string prog, std::uint64_t total, bool quiet);
-	~progress();
-	progress(const progress &) = delete;
-	progress &operator=(const progress &) = delete;
-	/** Step @p done of total, with what is running now. */
-	void step(std::uint64_t done, std::string_view what);
-	void finish();
-	bool enabled() const noexcept { return on_; }
-
-private:
-	std::string prog_;
-	std::uint64_t total_;
-	bool on_, dirty_ = false;
-	std::chrono::steady_clock::time_point start_;
-};
 
 /** Runs @p body; prints pioc::error / usage_error / other exceptions as
  *  "<prog>: error: ..." on stderr and returns the exit code. */

@@ -281,7 +281,13 @@ int cmd_invoke(int argc, char **argv)
 		sc.line_size = static_cast<std::uint32_t>(o.line);
 		rep.extra["model"] = model_params(sc);
 	}
+	// Progress counts iterations (warm-up included), reported between sizes.
+	const std::uint64_t per_size = o.common.iterations + o.common.warmup;
+	progress prog("ecibench invoke", sizes.size() * per_size, o.common.quiet);
+	std::uint64_t done = 0;
 	for (auto s : sizes) {
+		prog.update(done, fmt::format("{} {} B", o.variant, s));
+		done += per_size;
 		sim::eci::config sc;
 		sc.line_size = static_cast<std::uint32_t>(o.line);
 		sim::eci::system sys(sc);
@@ -350,6 +356,7 @@ int cmd_invoke(int argc, char **argv)
 			r.extra["cycles_per_op"] = double(cycles() - cyc0) / double(o.common.iterations);
 		rep.results.push_back(std::move(r));
 	}
+	prog.finish();
 	emit(rep, o.common.format);
 	return 0;
 }
@@ -408,6 +415,7 @@ bench::histogram pingpong(std::uint64_t iters, std::uint64_t warmup, Echo echo, 
  *  (sim::eci::cq_engine): the library's cq_ring over eci_sim_lines. */
 bench::result queue_device(std::uint32_t line, std::uint32_t entries, std::size_t n, const bench_options &common)
 {
+	progress prog("ecibench queue", common.iterations, common.quiet);
 	sim::eci::config sc;
 	sc.line_size = line;
 	sim::eci::system sys(sc);
@@ -429,11 +437,19 @@ bench::result queue_device(std::uint32_t line, std::uint32_t entries, std::size_
 		one();
 	auto c0 = sys.stats();
 	bench::histogram h;
-	for (std::uint64_t i = 0; i < common.iterations; ++i) {
-		double t0 = sys.now();
-		one();
-		h.record(static_cast<std::uint64_t>(sys.now() - t0 + 0.5));
+	// Batches of timed round trips; progress is reported between them, outside
+	// the timed section.
+	constexpr std::uint64_t batch = 4096;
+	for (std::uint64_t b = 0; b < common.iterations; b += batch) {
+		prog.update(b, fmt::format("cq_roundtrip {} B", n));
+		const std::uint64_t end = std::min(common.iterations, b + batch);
+		for (std::uint64_t i = b; i < end; ++i) {
+			double t0 = sys.now();
+			one();
+			h.record(static_cast<std::uint64_t>(sys.now() - t0 + 0.5));
+		}
 	}
+	prog.finish();
 	auto d = sys.stats() - c0;
 	auto r = bench::result::from("cq_roundtrip", n, h);
 	add_link_counts(r, d, common.iterations);
@@ -533,7 +549,10 @@ int cmd_threads(int argc, char **argv, bool queue)
 	ring_memory mem(win, L);
 	std::string peer;
 	auto ops = queue ? std::vector<std::string>{"cq"} : split_list(what, "--ops");
+	progress prog(rep.tool, ops.size(), common.quiet, "runs");
+	std::uint64_t done = 0;
 	for (auto &op : ops) {
+		prog.update(done++, op);
 		bench::histogram h;
 		std::size_t n = size;
 		if (op == "floor") {
@@ -601,6 +620,7 @@ int cmd_threads(int argc, char **argv, bool queue)
 		rep.results.push_back(std::move(r));
 	}
 	rep.extra["peer"] = peer;
+	prog.finish();
 	emit(rep, common.format);
 	return 0;
 }

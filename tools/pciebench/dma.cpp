@@ -422,8 +422,9 @@ int run_dma(int argc, char **argv)
 	const pcie_model::model model = link_model(dev, x);
 	bench::report rep = describe_dma_run(dev, x, o, cache, model);
 
-	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size(), o.common.quiet);
-	std::uint64_t step = 0;
+	// Progress counts timed iterations, reported between tests.
+	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size() * o.common.iterations, o.common.quiet);
+	std::uint64_t done = 0;
 	for (std::uint64_t size : o.sizes) {
 		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
 		const std::uint64_t nslots = std::clamp<std::uint64_t>(o.window / stride, 1, 256);
@@ -440,7 +441,8 @@ int run_dma(int argc, char **argv)
 			s.c2h.push_back(&c2h.prepare(buf, off, size, o.card + (i % nslots) * stride));
 		}
 		for (test t : o.tests) {
-			prog.step(++step, fmt::format("{} {} B", name_of(t), size));
+			prog.update(done, fmt::format("{} {} B", name_of(t), size));
+			done += o.common.iterations;
 			prepare_cache(o.cache, buf.cpu, span);
 			outcome out = x.config().visit([&](const auto &io) {
 				if (is_bw(t)) {

@@ -306,11 +306,11 @@ int run_offload(int argc, char **argv)
 	rep.simulated = (has("pio") && pdev->simulated()) || (has("dma") && ddev->simulated()) || has("eci");
 	rep.cpu = pin_timing_thread(pdev ? pdev->info() : device_info{}, p.common);
 	rep.extra["function"] = "bloom: k = 8 hashes per 128-byte element";
-	progress prog(std::string(argv[0]), list.size() * sz.size(), p.common.quiet);
+	progress prog(std::string(argv[0]), list.size() * sz.size(), p.common.quiet, "runs");
 	std::uint64_t done = 0;
 	for (auto &w : list)
 		for (auto s : sz) {
-			prog.step(++done, fmt::format("{} {} B", w, s));
+			prog.update(done++, fmt::format("{} {} B", w, s));
 			std::vector<std::uint8_t> req(s);
 			for (std::size_t i = 0; i < s; ++i)
 				req[i] = static_cast<std::uint8_t>(i * 131 + (i >> 7) * 7 + 1);

@@ -55,7 +55,22 @@ struct run_params {
 	std::uint64_t iterations, warmup;
 	pio::op code;
 	const std::string *device;
+	// Progress inside one size (a slow device, e.g. rtl:pio, can spend minutes
+	// on one): the latency loops report every progress_every iterations,
+	// after the iteration's second timestamp. Iterations before this run: base.
+	progress *prog;
+	std::uint64_t base;
+	const std::string *what;
 };
+
+constexpr std::uint64_t progress_every = 1024; // a power of two: the test is a mask
+
+// Untimed: called after t1, so neither the call nor its branch is timed.
+inline void report_progress(const run_params &p, std::uint64_t it)
+{
+	if ((it & (progress_every - 1)) == progress_every - 1) [[unlikely]]
+		p.prog->update(p.base + it + 1, *p.what);
+}
 
 [[noreturn]] void mismatch(const run_params &p, std::uint64_t iter, std::size_t at, std::uint8_t got,
 			   std::uint8_t want, std::string_view what)
@@ -113,6 +128,7 @@ template <mem_type MT, class IO> outcome loop_write_read(const IO &io, const run
 						*p.device, p.size, it, len, rlen));
 		pio::apply(p.code, req.data(), p.size, want.data());
 		compare(p, it, resp.data(), want.data(), rlen, "response");
+		report_progress(p, it);
 	}
 	return out;
 }
@@ -134,6 +150,7 @@ template <mem_type MT, class IO> outcome loop_write(const IO &io, const run_para
 		// Untimed: a read the posted writes must precede drains the link, so
 		// every iteration starts from an idle link.
 		(void)io.template load<std::uint32_t>(regs::SCRATCH.offset);
+		report_progress(p, it);
 	}
 	io.copy_from(regs::BRAM.offset, back.data(), p.size);
 	compare(p, total - 1, back.data(), buf.data(), p.size, "read-back");
@@ -156,6 +173,7 @@ template <mem_type MT, class IO> outcome loop_read(const IO &io, const run_param
 		if (it >= p.warmup)
 			out.hist.record(t1 - t0);
 		compare(p, it, buf.data(), pattern.data(), p.size, "data");
+		report_progress(p, it);
 	}
 	return out;
 }
@@ -322,12 +340,17 @@ int run_pio(int argc, char **argv)
 		rep.extra["clock"] = "calibrated cycle counter";
 	}
 
-	progress prog(std::string(argv[0]), o.ops.size() * o.sizes.size(), o.common.quiet);
+	// Progress counts iterations (warm-up included), reported between sizes.
+	const std::uint64_t per_run = o.common.iterations + o.common.warmup;
+	progress prog(std::string(argv[0]), o.ops.size() * o.sizes.size() * per_run, o.common.quiet);
 	std::uint64_t done = 0;
 	for (bench_op bop : o.ops) {
 		for (std::uint64_t size : o.sizes) {
-			prog.step(++done, fmt::format("{} {} B", name_of(bop), size));
-			const run_params p{bop, size, o.common.iterations, o.common.warmup, o.code, &rep.device};
+			const std::string what = fmt::format("{} {} B", name_of(bop), size);
+			prog.update(done, what);
+			const run_params p{bop, size, o.common.iterations, o.common.warmup, o.code, &rep.device,
+					   &prog, done, &what};
+			done += per_run;
 			if (link)
 				link->reset_stats();
 			// The backend and memory type are chosen here, once, above the loop.
