@@ -26,20 +26,30 @@ std::uint64_t host_memory::add(void *cpu, std::size_t size)
 
 bool host_memory::add_at(std::uint64_t bus, void *cpu, std::size_t size)
 {
+	return insert(bus, range{static_cast<std::uint8_t *>(cpu), size});
+}
+
+bool host_memory::add_remote_at(std::uint64_t bus, std::size_t size, remote *owner)
+{
+	return owner && insert(bus, range{nullptr, size, owner});
+}
+
+bool host_memory::insert(std::uint64_t bus, const range &r)
+{
 	std::lock_guard lk(mu_);
-	if (size == 0 || bus + size < bus)
+	if (r.size == 0 || bus + r.size < bus)
 		return false;
 	// The first range starting at or after bus must start past our end; the
 	// one before must end at or before bus.
 	auto it = by_bus_.lower_bound(bus);
-	if (it != by_bus_.end() && it->first < bus + size)
+	if (it != by_bus_.end() && it->first < bus + r.size)
 		return false;
 	if (it != by_bus_.begin()) {
 		auto prev = std::prev(it);
 		if (prev->first + prev->second.size > bus)
 			return false;
 	}
-	by_bus_[bus] = range{static_cast<std::uint8_t *>(cpu), size};
+	by_bus_[bus] = r;
 	return true;
 }
 
@@ -49,9 +59,8 @@ void host_memory::remove(std::uint64_t bus) noexcept
 	by_bus_.erase(bus);
 }
 
-void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
+const host_memory::entry *host_memory::find(std::uint64_t bus, std::size_t n) const noexcept
 {
-	std::lock_guard lk(mu_);
 	auto it = by_bus_.upper_bound(bus);
 	if (it == by_bus_.begin())
 		return nullptr;
@@ -59,14 +68,32 @@ void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
 	const std::uint64_t off = bus - it->first;
 	if (off > it->second.size || n > it->second.size - off)
 		return nullptr;
-	return it->second.cpu + off;
+	return &*it;
+}
+
+void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
+{
+	std::lock_guard lk(mu_);
+	const entry *e = find(bus, n);
+	if (!e || !e->second.cpu)
+		return nullptr;
+	return e->second.cpu + (bus - e->first);
+}
+
+host_memory::remote *host_memory::remote_of(std::uint64_t bus, std::size_t n) const noexcept
+{
+	std::lock_guard lk(mu_);
+	const entry *e = find(bus, n);
+	return e ? e->second.owner : nullptr;
 }
 
 bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexcept
 {
 	const void *p = translate(bus, n);
-	if (!p)
-		return false;
+	if (!p) {
+		remote *r = remote_of(bus, n);
+		return r && r->read(bus, dst, n);
+	}
 	std::memcpy(dst, p, n);
 	return true;
 }
@@ -74,8 +101,10 @@ bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexce
 bool host_memory::write(std::uint64_t bus, const void *src, std::size_t n) noexcept
 {
 	void *p = translate(bus, n);
-	if (!p)
-		return false;
+	if (!p) {
+		remote *r = remote_of(bus, n);
+		return r && r->write(bus, src, n);
+	}
 	std::memcpy(p, src, n);
 	return true;
 }

@@ -76,7 +76,7 @@ void close_fds(std::vector<int> &fds) noexcept
 	fds.clear();
 }
 
-std::optional<message> recv_message(int sock, header *last_header)
+std::optional<message> recv_message(int sock, header *last_header, bool replies_ok)
 {
 	message m;
 	if (!read_full(sock, &m.hdr, sizeof m.hdr, &m.fds))
@@ -84,7 +84,7 @@ std::optional<message> recv_message(int sock, header *last_header)
 	if (last_header)
 		*last_header = m.hdr;
 	try {
-		check_request_header(m.hdr);
+		check_header(m.hdr, replies_ok);
 	} catch (const protocol_error &) {
 		close_fds(m.fds);
 		// Keep the stream in step when the size is believable, else give up.

@@ -30,11 +30,17 @@ void dma_space::map(const dma_map_req &req, int fd)
 		throw protocol_error(EINVAL, "DMA_MAP: range overlaps an existing mapping");
 	}
 	if (fd < 0) {
-		// Memory the client cannot share (QEMU's ROMs): recorded, not
-		// reachable. The DMA_READ/DMA_WRITE message path is not
-		// implemented, so the model's accesses there fail as a bad
-		// address (an unsupported request), as with no mapping.
-		maps_[req.address] = mapping{nullptr, req.size};
+		// Memory the client cannot share (QEMU's ROMs): the model reaches
+		// it through DMA_READ/DMA_WRITE messages. Without a connection to
+		// send them on (the unit tests' socket-free server) it is recorded
+		// only, and accesses fail as a bad address, as with no mapping.
+		bool registered = false;
+		if (fdless_) {
+			registered = sim::host_memory::instance().add_remote_at(req.address, req.size, fdless_);
+			if (!registered)
+				throw protocol_error(EINVAL, "DMA_MAP: range overlaps an existing mapping");
+		}
+		maps_[req.address] = mapping{nullptr, req.size, registered};
 		return;
 	}
 	int prot = 0;
@@ -55,7 +61,7 @@ void dma_space::map(const dma_map_req &req, int fd)
 		::munmap(p, req.size);
 		throw protocol_error(EINVAL, "DMA_MAP: range overlaps an existing mapping");
 	}
-	maps_[req.address] = mapping{p, req.size};
+	maps_[req.address] = mapping{p, req.size, true};
 }
 
 void dma_space::unmap(const dma_unmap_req &req)
@@ -91,10 +97,10 @@ void dma_space::unmap(const dma_unmap_req &req)
 
 void dma_space::release(std::uint64_t iova, const mapping &m) noexcept
 {
-	if (!m.cpu)
-		return;
-	sim::host_memory::instance().remove(iova);
-	::munmap(m.cpu, m.size);
+	if (m.registered)
+		sim::host_memory::instance().remove(iova);
+	if (m.cpu)
+		::munmap(m.cpu, m.size);
 }
 
 void dma_space::unmap_all() noexcept

@@ -5,21 +5,26 @@
 
 #include "vfio_user/protocol.hpp"
 
+#include <pioc/sim/host_memory.hpp>
+
 #include <map>
 
 namespace pioc::vfio_user {
 
 class dma_space {
 public:
-	dma_space() = default;
+	/** @p fdless reaches the ranges mapped without a descriptor (the
+	 *  connection's DMA_READ/DMA_WRITE messages; kept, not owned). */
+	explicit dma_space(sim::host_memory::remote *fdless = nullptr) : fdless_(fdless) {}
 	dma_space(const dma_space &) = delete;
 	dma_space &operator=(const dma_space &) = delete;
 	~dma_space();
 
 	/** Maps @p fd (taken over: closed here) at IOVA req.address. EINVAL for
 	 *  an empty, unaligned or overlapping range, the mmap errno. Without an
-	 *  fd (-1) the range is recorded but the model cannot reach it (the
-	 *  DMA_READ/DMA_WRITE message path is not implemented). */
+	 *  fd (-1) the range is registered with the fdless owner, so the model's
+	 *  accesses there become messages to the client (recorded but
+	 *  unreachable when there is no owner). */
 	void map(const dma_map_req &req, int fd);
 	/** Unmaps every mapping inside [address, address+size), or all with
 	 *  flag_unmap_all. EINVAL when the range cuts a mapping in two (VFIO type1
@@ -31,10 +36,12 @@ public:
 
 private:
 	struct mapping {
-		void *cpu; ///< nullptr: recorded without an fd, not reachable
+		void *cpu; ///< nullptr: mapped without an fd
 		std::uint64_t size;
+		bool registered; ///< in sim::host_memory (mmapped, or remote through fdless_)
 	};
 	static void release(std::uint64_t iova, const mapping &m) noexcept;
+	sim::host_memory::remote *fdless_;
 	std::map<std::uint64_t, mapping> maps_; ///< by IOVA
 };
 

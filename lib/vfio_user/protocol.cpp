@@ -29,10 +29,16 @@ const char *to_string(command c) noexcept
 
 void check_request_header(const header &h)
 {
+	check_header(h, false);
+}
+
+void check_header(const header &h, bool replies_ok)
+{
 	if (h.size < sizeof(header) || h.size > max_message)
 		throw protocol_error(EINVAL, "message size " + std::to_string(h.size) + " outside 16.." +
 						     std::to_string(max_message));
-	if ((h.flags & flag::type_mask) != flag::request)
+	const std::uint32_t type = h.flags & flag::type_mask;
+	if (type != flag::request && !(replies_ok && type == flag::reply))
 		throw protocol_error(EINVAL, "message " + std::to_string(h.id) + " is not a request (flags " +
 						     std::to_string(h.flags) + ")");
 	if (h.cmd < std::uint16_t(command::version) || h.cmd > std::uint16_t(command::region_write_multi))

@@ -140,6 +140,9 @@ struct message {
 /** Checks a header read from the socket: its size (>= 16, <= max_message),
  *  type (a request) and command (known). Throws protocol_error. */
 void check_request_header(const header &h);
+/** As check_request_header, and a reply is accepted too (the server waiting
+ *  for the answer to its DMA_READ/DMA_WRITE). */
+void check_header(const header &h, bool replies_ok);
 
 /** A reply to @p req: same id and command, reply type, the given payload. */
 message make_reply(const header &req, std::vector<std::uint8_t> payload = {});

@@ -143,6 +143,7 @@ reply device_server::do_version(const message &req)
 		throw protocol_error(EINVAL, "VERSION sent twice");
 	const auto c = parse_version(req);
 	negotiated_ = true;
+	dma_msgs_.set_max_xfer(c.max_data_xfer_size);
 	return {make_reply(req.hdr, version_reply_payload(c)), {}};
 }
 

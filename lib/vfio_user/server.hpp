@@ -5,6 +5,7 @@
 // unit tests feed it byte strings.
 #pragma once
 
+#include "vfio_user/dma_messages.hpp"
 #include "vfio_user/dma_space.hpp"
 #include "vfio_user/pci_config.hpp"
 #include "vfio_user/protocol.hpp"
@@ -52,6 +53,15 @@ public:
 	/** The clock's now, never behind the model's time. */
 	std::uint64_t now_ns();
 
+	/** The connection's socket, for the DMA_READ/DMA_WRITE messages the
+	 *  model's accesses to descriptor-less regions become. Without one those
+	 *  regions are recorded but unreachable. */
+	void attach(int sock) noexcept { dma_msgs_.attach(sock); }
+	/** A request that arrived while the server waited for a DMA reply; the
+	 *  connection's loop handles these before reading the socket again. */
+	std::optional<message> take_deferred() { return dma_msgs_.take_deferred(); }
+	const dma_messages &dma_msgs() const noexcept { return dma_msgs_; }
+
 	bool negotiated() const noexcept { return negotiated_; }
 	const pci_config &config() const noexcept { return config_; }
 	const dma_space &dma() const noexcept { return dma_; }
@@ -82,7 +92,8 @@ private:
 	std::unique_ptr<sim::target> model_;
 	xdma::sim_control *ctl_ = nullptr;
 	pci_config config_;
-	dma_space dma_;
+	dma_messages dma_msgs_; ///< before dma_: outlives the host_memory ranges that point to it
+	dma_space dma_{&dma_msgs_};
 	bool negotiated_ = false;
 	std::uint64_t now_ = 0;
 	std::uint64_t refused_ = 0, resets_ = 0, flr_resets_ = 0;

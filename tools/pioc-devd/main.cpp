@@ -54,7 +54,17 @@ constexpr std::uint64_t ns_per_request = 1000;
 void serve(pioc::vfio_user::device_server &srv, std::uint64_t &virtual_ns, int conn)
 {
 	using namespace pioc::vfio_user;
+	srv.attach(conn);
+	auto answer = [&](message &m) {
+		if (auto rep = srv.handle(m)) {
+			send_message(conn, rep->msg, rep->fds);
+			close_fds(rep->fds);
+		}
+	};
 	for (;;) {
+		// Requests that came while the model waited on a DMA_READ/DMA_WRITE reply.
+		while (auto d = srv.take_deferred())
+			answer(*d);
 		const std::uint64_t next = srv.next_event_ns();
 		const bool pending = next != std::numeric_limits<std::uint64_t>::max();
 		pollfd p{conn, POLLIN, 0};
@@ -81,10 +91,7 @@ void serve(pioc::vfio_user::device_server &srv, std::uint64_t &virtual_ns, int c
 		}
 		if (!m)
 			return; // client gone
-		if (auto rep = srv.handle(*m)) {
-			send_message(conn, rep->msg, rep->fds);
-			close_fds(rep->fds);
-		}
+		answer(*m);
 	}
 }
 

@@ -17,6 +17,19 @@ namespace pioc::sim {
 
 class host_memory {
 public:
+	/** Memory the device reaches only through its owner, not by pointer (a
+	 *  vfio-user client's region without a descriptor: DMA_READ/DMA_WRITE
+	 *  messages). Called outside the registry's lock; false is a failed
+	 *  access, reported as for an unknown range. */
+	class remote {
+	public:
+		virtual bool read(std::uint64_t bus, void *dst, std::size_t n) noexcept = 0;
+		virtual bool write(std::uint64_t bus, const void *src, std::size_t n) noexcept = 0;
+
+	protected:
+		~remote() = default;
+	};
+
 	/** The process-wide registry. */
 	static host_memory &instance();
 
@@ -26,12 +39,17 @@ public:
 	/** Registers [cpu, cpu+size) at bus address @p bus, as a device server does
 	 *  for guest memory mapped at its IOVA; false if it overlaps a registered range. */
 	bool add_at(std::uint64_t bus, void *cpu, std::size_t size);
+	/** Registers [bus, bus+size) as reachable only through @p owner (kept,
+	 *  not owned); translate() gives nullptr there, read() and write() go to
+	 *  @p owner. false if it overlaps a registered range. */
+	bool add_remote_at(std::uint64_t bus, std::size_t size, remote *owner);
 	/** Forgets the buffer at bus address @p bus. */
 	void remove(std::uint64_t bus) noexcept;
 
 	/** CPU address of [bus, bus+n) if it lies inside one registered buffer, else nullptr. */
 	void *translate(std::uint64_t bus, std::size_t n) const noexcept;
-	/** Device read of host memory; false (nothing copied) for an unknown range. */
+	/** Device read of host memory; false (nothing copied) for an unknown range
+	 *  or a failed remote access. */
 	bool read(std::uint64_t bus, void *dst, std::size_t n) const noexcept;
 	/** Device write of host memory; false (nothing written) for an unknown range. */
 	bool write(std::uint64_t bus, const void *src, std::size_t n) noexcept;
@@ -40,9 +58,16 @@ public:
 
 private:
 	struct range {
-		std::uint8_t *cpu;
+		std::uint8_t *cpu; ///< nullptr: a remote range
 		std::size_t size;
+		remote *owner = nullptr;
 	};
+	using entry = std::pair<const std::uint64_t, range>;
+	bool insert(std::uint64_t bus, const range &r);
+	/** The registered range holding all of [bus, bus+n), else nullptr; mu_ held. */
+	const entry *find(std::uint64_t bus, std::size_t n) const noexcept;
+	/** The owner of a remote range holding all of [bus, bus+n), else nullptr. */
+	remote *remote_of(std::uint64_t bus, std::size_t n) const noexcept;
 	mutable std::mutex mu_;
 	std::map<std::uint64_t, range> by_bus_;
 	std::uint64_t next_bus_ = 0x1'0000'0000ull;
