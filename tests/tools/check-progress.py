@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Progress on long runs (issue 13): with stderr to a file, pciebench and
 ecibench print "<tool> <what>: done/total unit, P%[, ~S s left]" lines on
-stderr, stdout stays valid JSON, --quiet prints none, a short run with the
-default 2 s delay prints none, a long interval keeps it to one line, and
-pciebench pio reports inside one size too.
+stderr, stdout stays valid JSON, --quiet prints none, a run shorter than
+the delay prints none (1000 s; the default 2 s when the run took under
+1.5 s), a long interval keeps it to one line, and pciebench pio reports
+inside one size too.
 
 PIOC_PROGRESS_DELAY / PIOC_PROGRESS_INTERVAL make a sub-second run report.
 Usage: check-progress.py PCIEBENCH ECIBENCH"""
-import json, os, re, shutil, subprocess, sys, tempfile
+import json, os, re, shutil, subprocess, sys, tempfile, time
 
 pciebench, ecibench = sys.argv[1], sys.argv[2]
 LINE = re.compile(r"^(pciebench|ecibench) \S+ .+: (\d+)/(\d+) (iterations|runs), (\d+)%(, ~\d+ s left)?$")
@@ -52,8 +53,15 @@ for name, cmd in runs.items():
 
     quiet = run(cmd + ["--quiet"], "0", "0")
     assert quiet == [], (name, "--quiet printed", quiet)
+    # The delay is honoured: a delay longer than the run prints nothing.
+    delayed = run(cmd, "1000", "0")
+    assert delayed == [], (name, "printed before a 1000 s delay", delayed)
+    # The default delay (2 s): checked only when the run was short enough in
+    # wall time (under ASan on a loaded machine it may not be).
+    t0 = time.monotonic()
     short = run(cmd, None, None)
-    assert short == [], (name, "a sub-second run printed before the 2 s delay", short)
+    if time.monotonic() - t0 < 1.5:
+        assert short == [], (name, "a sub-second run printed before the 2 s delay", short)
     sparse = run(cmd, "0", "1000")
     assert len(sparse) == 1, (name, "a 1000 s interval printed more than one line", sparse)
     print(f"ok {name}: {len(lines)} lines, e.g. {lines[-1]!r}")
