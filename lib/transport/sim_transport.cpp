@@ -12,7 +12,7 @@
 #include <pioc/sim/host_memory.hpp>
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/wide.hpp>
 
 #include <fmt/format.h>
