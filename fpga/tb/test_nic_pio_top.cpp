@@ -13,6 +13,7 @@
 #include "common/sim.hpp"
 #include "pioc/regs/nic_pio.hpp"
 #include "sim/nic/mac_model.hpp"
+#include "sim/nic/pio_nic_model.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -318,4 +319,78 @@ TEST_CASE("nic_pio_top: a full TX ring refuses a doorbell that would overrun it"
 	CHECK(d.r32(R::TX_HEAD.offset) == 4);
 	REQUIRE(d.s.run_until([&] { return d.r32(R::TX_TAIL.offset) == 4; }, 100000));
 	REQUIRE(d.errors.empty());
+}
+
+namespace {
+
+/** A fresh image, no AXI stalls: one 64-byte frame sent; returns the NIC's
+ *  cycle counter when the doorbell was queued. */
+std::uint64_t send_one(nic_dut &d)
+{
+	const bytes f(64, 0x5a);
+	d.write(R::TX_BUF.offset, f.data(), f.size());
+	d.w64(R::TX_DESC.offset, f.size());
+	d.s.m->eval();
+	const std::uint64_t at = d.s.m->cycles;
+	d.w32(R::TX_HEAD.offset, 1);
+	return at;
+}
+
+/** Steps until the NIC's counter reads @p c (the next access arrives then). */
+void step_to(nic_dut &d, std::uint64_t c)
+{
+	REQUIRE(d.s.m->cycles <= c);
+	while (d.s.m->cycles < c)
+		d.s.step();
+}
+
+} // namespace
+
+// The behavioural model's timing constants (lib/sim/nic/pio_nic_model.hpp)
+// are this RTL's cycle counts; here they are measured on the RTL, so a change
+// of either side fails here (and in tests/rtl, through the link).
+TEST_CASE("nic_pio_top: the cycle counts the behavioural model charges", "[nic_pio][model]")
+{
+	const pioc::sim::nic::pio_nic_model::timing t;
+	// BAR port: a write takes write_cycles + 1 per beat, a read read_cycles + 1 per beat
+	{
+		nic_dut d(71, 0);
+		for (std::size_t n : {4u, 8u, 64u, 256u}) {
+			const bytes b(n, 1);
+			const std::uint64_t t0 = d.s.cycle;
+			d.write(R::TX_BUF.offset, b.data(), n);
+			CHECK(d.s.cycle - t0 == t.write_cycles + (n + 7) / 8);
+		}
+		for (std::uint64_t off : {std::uint64_t(R::RX_HEAD.offset), std::uint64_t(R::RX_BUF.offset)}) {
+			const std::uint64_t t0 = d.s.cycle;
+			d.r64(off);
+			CHECK(d.s.cycle - t0 == t.read_cycles + 1);
+		}
+	}
+	// TX: the doorbell (one beat) acts one cycle after it arrives; the first
+	// beat of a one-beat frame leaves tx_start_cycles later
+	std::uint64_t tx_stamp = 0, rx_stamp = 0;
+	{
+		nic_dut d(72, 0);
+		const std::uint64_t at = send_one(d);
+		REQUIRE(d.s.run_until([&] { return d.r32(R::RX_HEAD.offset) == 1; }, 10000));
+		tx_stamp = d.r64(R::TX_DESC.offset + 8);
+		rx_stamp = d.r64(R::RX_DESC.offset + 8);
+		CHECK(tx_stamp == at + 1 + t.tx_start_cycles);
+	}
+	// A read is taken one cycle after it arrives: DESC_DONE shows to reads
+	// arriving tx_done_cycles - 1 after the last TX beat, RX_HEAD to reads
+	// arriving rx_land_cycles - 1 after the last RX beat, not a cycle earlier
+	for (unsigned late : {0u, 1u}) {
+		nic_dut d(72, 0);
+		send_one(d);
+		step_to(d, tx_stamp + t.tx_done_cycles - 2 + late);
+		CHECK(((d.r64(R::TX_DESC.offset) & R::DESC_DONE) != 0) == bool(late));
+	}
+	for (unsigned late : {0u, 1u}) {
+		nic_dut d(72, 0);
+		send_one(d);
+		step_to(d, rx_stamp + t.rx_land_cycles - 2 + late);
+		CHECK(d.r32(R::RX_HEAD.offset) == late);
+	}
 }
