@@ -3,3 +3,13 @@
 add_test(NAME layering.drivers_without_sim
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-includes ${CMAKE_SOURCE_DIR} ${CMAKE_CXX_COMPILER} ${PIOC_GEN})
 set_tests_properties(layering.drivers_without_sim PROPERTIES TIMEOUT 120 LABELS "unit;layering")
+
+# The lib/ layers of Documentation/architecture.md on every #include line:
+# core at the bottom, transports and models beside each other, drivers above
+# the core, nothing sideways. Under a second.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME layering.components
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-layers ${CMAKE_SOURCE_DIR})
+  set_tests_properties(layering.components PROPERTIES TIMEOUT 60 LABELS "unit;layering")
+endif()
