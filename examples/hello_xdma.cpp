@@ -2,9 +2,7 @@
 // host-to-card (H2C) engine copies a buffer into card memory, the card-to-host
 // (C2H) engine copies it back into another part of the buffer, and we compare.
 //   hello_xdma             (sim:xdma)     hello_xdma 0000:01:00.0  (a board)
-#include <pioc/device.hpp>
-#include <pioc/error.hpp>
-#include <pioc/xdma/xdma.hpp>
+#include <pioc/pioc.hpp>
 
 #include <cstdio>
 #include <cstring>

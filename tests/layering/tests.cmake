@@ -13,3 +13,9 @@ if(Python3_Interpreter_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-layers ${CMAKE_SOURCE_DIR})
   set_tests_properties(layering.components PROPERTIES TIMEOUT 60 LABELS "unit;layering")
 endif()
+
+# <pioc/pioc.hpp> is the user API without the simulator, benchmark support or
+# spdlog, and examples/ include it (plus the models they run on). A second.
+add_test(NAME layering.umbrella
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-umbrella ${CMAKE_SOURCE_DIR} ${CMAKE_CXX_COMPILER} ${PIOC_GEN})
+set_tests_properties(layering.umbrella PROPERTIES TIMEOUT 60 LABELS "unit;layering")
