@@ -77,8 +77,9 @@ struct options {
 	 *  simulated device's card memory), unchecked
 	 *  on hardware; UINT64_MAX: never checked (the engine reports it). */
 	std::uint64_t card_size = 0;
-	/** Hardware: delivers MSI-X vector -> eventfd. Default: the pioc module's
-	 *  PIOC_IOC_IRQ_SET when the device is opened through it; not needed in simulation. */
+	/** Delivers MSI-X vector -> eventfd, for a caller that binds interrupts
+	 *  itself. Default: the transport's (transport::interrupt(): the pioc
+	 *  module's PIOC_IOC_IRQ_SET, a simulated model's vector). */
 	std::function<void(unsigned vector, int fd)> bind_irq;
 };
 
