@@ -21,7 +21,8 @@
  *    pioc::sim_io in simulation), picked once above the loop;
  *  - pioc::io_view, pioc::coherent::line_policy: the two seams a driver is
  *    written over, as concepts;
- *  - pioc::pio: PIO invocation and streams over the PIO test image;
+ *  - pioc::pio: PIO invocation (pioc::pio::call: one prepared once) and
+ *    streams over the PIO test image;
  *  - pioc::xdma: the user-space XDMA (PG195) descriptor DMA driver, and the
  *    Xilinx character devices (pioc::xdma::chardev);
  *  - pioc::coherent: invocation and queues over coherent memory
@@ -34,7 +35,6 @@
  *    on a model directly;
  *  - <pioc/bench/...>, <pioc/place.hpp>, <pioc/pcie_model.hpp>: benchmark
  *    support (histograms, reports, thread placement, the analytical model);
- *  - <pioc/log.hpp>: the library's logger (it brings in spdlog);
  *  - <pioc/regs/...>: generated register maps, for drivers and models.
  */
 #pragma once
@@ -48,6 +48,7 @@
 #include <pioc/region.hpp>
 
 #include <pioc/pio.hpp>
+#include <pioc/pio_call.hpp>
 
 #include <pioc/xdma/chardev.hpp>
 #include <pioc/xdma/xdma.hpp>
