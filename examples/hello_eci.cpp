@@ -2,9 +2,11 @@
 // The CPU writes its request into one cache line and loads the other; the
 // device, which is home of both lines, holds that load until its answer is
 // in the line. No doorbell, no spinning: two cache-line exchanges.
-#include <pioc/coherent/invoke.hpp>
-#include <pioc/coherent/lines.hpp>
+#include <pioc/pioc.hpp>
+// No board yet: the modelled Enzian (ECI link, caches, the device) and the
+// line policy that routes the CPU's accesses through it, from the simulator.
 #include <pioc/sim/eci_engine.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <cstdio>
 #include <cstring>

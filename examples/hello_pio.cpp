@@ -2,9 +2,7 @@
 // the device's BAR, rings a doorbell and loads the answer back; no DMA, no
 // descriptors. Runs on the simulated PIO image unless you name a device:
 //   hello_pio              (sim:pio)      hello_pio 0000:01:00.0   (a board)
-#include <pioc/device.hpp>
-#include <pioc/error.hpp>
-#include <pioc/pio.hpp>
+#include <pioc/pioc.hpp>
 
 #include <cstdio>
 #include <vector>

@@ -2,10 +2,8 @@
 // host-to-card (H2C) engine copies a buffer into card memory, the card-to-host
 // (C2H) engine copies it back into another part of the buffer, and we compare.
 //   hello_xdma             (sim:xdma)     hello_xdma 0000:01:00.0  (a board)
-#include <pioc/device.hpp>
-#include <pioc/error.hpp>
-#include <pioc/regs/pio_dev.hpp>
-#include <pioc/xdma/xdma.hpp>
+#include <pioc/pioc.hpp>
+#include <pioc/regs/pio_dev.hpp> // the PIO image's block-RAM window: card memory
 
 #include <cstdio>
 #include <cstring>

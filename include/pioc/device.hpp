@@ -92,6 +92,14 @@ public:
 	 *  that does but cannot now (vector taken, no MSI-X) throws. Drivers ask
 	 *  here instead of knowing which transport they run on. */
 	virtual interrupt_fd interrupt(unsigned vector);
+	/** A function-level reset (PCIe FLR). Default: the kernel's, through
+	 *  sysfs (/sys/bus/pci/devices/<BDF>/reset); a simulated device resets
+	 *  its model. Throws errc::not_supported without a PCI address. */
+	virtual void function_reset();
+	/** The card address space the device's DMA engines reach, in bytes, when
+	 *  the transport knows it (a simulated device's card memory); 0: unknown,
+	 *  the driver does not check card addresses. */
+	virtual std::uint64_t card_memory_size() const noexcept { return 0; }
 };
 
 /** An open device. */

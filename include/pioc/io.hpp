@@ -6,7 +6,9 @@
  *  - pioc::mmio_io: a real mapping. load/store compile to single volatile
  *    accesses; barriers are the CPU's instructions; time is the cycle counter.
  *  - pioc::sim_io: a simulated mapping. Every access becomes a transaction on
- *    a pioc::sim::pcie_link; time is simulated.
+ *    the simulator's PCIe link; time is simulated. Declared here as a handle
+ *    only (the region holds either view); its accesses are defined in the
+ *    simulator, so nothing here or in a driver includes a simulator header.
  * A region holds one of them; pioc::region::visit() picks the view once,
  * above the timed loop, so the hardware path pays nothing for simulation.
  *
@@ -18,7 +20,6 @@
 #include <pioc/barrier.hpp>
 #include <pioc/clock.hpp>
 #include <pioc/mem_type.hpp>
-#include <pioc/sim/pcie_link.hpp>
 #include <pioc/wide.hpp>
 
 #include <concepts>
@@ -27,6 +28,10 @@
 #include <cstring>
 
 namespace pioc {
+
+namespace sim {
+class pcie_link; // the simulator's; only sim_io's handle names it
+}
 
 /** What protocol and benchmark code may ask of an I/O view: the one seam
  *  between a driver and the device behind it. Both views below satisfy it
@@ -53,6 +58,8 @@ concept io_view = std::copyable<IO> && requires(const IO &io, std::uint64_t off,
 	io.load_load();
 	io.full();
 	{ io.now_ns() } -> std::same_as<std::uint64_t>;
+	io.idle(std::uint64_t{});
+	{ io.wait_interrupt(int{}, std::uint64_t{}) } -> std::same_as<bool>;
 };
 
 namespace detail {
@@ -106,6 +113,9 @@ inline void copy_from(const IO &io, std::uint64_t off, std::uint8_t *dst,
 		off += u, dst += u, n -= u;
 	}
 }
+
+/** Consumes eventfd @p fd's counter if it is non-zero; never blocks. */
+bool try_read_eventfd(int fd);
 
 } // namespace detail
 
@@ -212,6 +222,19 @@ public:
 	static void full() noexcept { barrier::full(); }
 	/** Wall-clock nanoseconds (calibrated cycle counter). */
 	static std::uint64_t now_ns() noexcept { return hw_clock{}.now_ns(); }
+	/** Time passes while the CPU polls host memory: one spin-loop hint. */
+	static void idle(std::uint64_t) noexcept
+	{
+#if defined(__x86_64__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		asm volatile("yield" ::: "memory");
+#endif
+	}
+	/** Blocks in poll() until eventfd @p fd is signalled (true, counter
+	 *  consumed) or @p deadline (now_ns() clock) passes. Not for timed loops
+	 *  that must not sleep. */
+	static bool wait_interrupt(int fd, std::uint64_t deadline);
 
 private:
 	template <class T> static T unaligned(const std::uint8_t *p) noexcept
@@ -228,7 +251,12 @@ private:
 	wide_isa isa_ = wide_isa::none;
 };
 
-/** A simulated mapping: BAR @p bar of the device behind a pcie_link. */
+/** A simulated mapping: BAR @p bar of the device behind a simulated PCIe
+ *  link. Only a handle here: the link is an incomplete type and every access
+ *  is defined out of line in the simulator (lib/sim/sim_io.cpp), so a driver
+ *  written over io_view includes nothing of the simulator and cannot reach
+ *  into it. The extra call per access is paid on the simulated path only;
+ *  mmio_io above is untouched. */
 class sim_io {
 public:
 	static constexpr bool simulated = true;
@@ -241,6 +269,7 @@ public:
 	std::uint64_t size() const noexcept { return size_; }
 	mem_type type() const noexcept { return type_; }
 	unsigned wide_bytes() const noexcept { return wide_; }
+	/** The simulator's link (complete type in <pioc/sim/pcie_link.hpp>). */
 	sim::pcie_link *link() const noexcept { return link_; }
 	unsigned bar() const noexcept { return bar_; }
 	std::uint64_t base() const noexcept { return base_; }
@@ -252,43 +281,37 @@ public:
 	template <class T> T load(std::uint64_t off) const
 	{
 		T v;
-		link_->cpu_load(bar_, base_ + off, &v, sizeof v, type_);
+		load_bytes(off, reinterpret_cast<std::uint8_t *>(&v), sizeof v);
 		return v;
 	}
 	template <class T> void store(std::uint64_t off, T v) const
 	{
-		link_->cpu_store(bar_, base_ + off, &v, sizeof v, type_);
+		store_bytes(off, reinterpret_cast<const std::uint8_t *>(&v), sizeof v);
 	}
-	void store_bytes(std::uint64_t off, const std::uint8_t *s, unsigned u) const
-	{
-		link_->cpu_store(bar_, base_ + off, s, u, type_);
-	}
-	void load_bytes(std::uint64_t off, std::uint8_t *d, unsigned u) const
-	{
-		link_->cpu_load(bar_, base_ + off, d, u, type_);
-	}
-	void copy_to(std::uint64_t off, const void *src, std::size_t n) const
-	{
-		detail::copy_to(*this, off, static_cast<const std::uint8_t *>(src), n, wide_,
-				[this](std::uint64_t o, const std::uint8_t *s) {
-					link_->cpu_store(bar_, base_ + o, s, wide_, type_);
-				});
-	}
-	void copy_from(std::uint64_t off, void *dst, std::size_t n) const
-	{
-		detail::copy_from(*this, off, static_cast<std::uint8_t *>(dst), n, wide_,
-				  [this](std::uint64_t o, std::uint8_t *d) {
-					  link_->cpu_load(bar_, base_ + o, d, wide_, type_);
-				  });
-	}
+	/** One access of @p u bytes, as the CPU would issue it. */
+	void store_bytes(std::uint64_t off, const std::uint8_t *s, unsigned u) const;
+	void load_bytes(std::uint64_t off, std::uint8_t *d, unsigned u) const;
+	void copy_to(std::uint64_t off, const void *src, std::size_t n) const;
+	void copy_from(std::uint64_t off, void *dst, std::size_t n) const;
 
-	void wc_flush() const { link_->cpu_barrier(barrier::kind::wc_flush); }
-	void store_store() const { link_->cpu_barrier(barrier::kind::store_store); }
-	void store_load() const { link_->cpu_barrier(barrier::kind::store_load); }
-	void load_load() const { link_->cpu_barrier(barrier::kind::load_load); }
-	void full() const { link_->cpu_barrier(barrier::kind::full); }
+	void wc_flush() const;
+	void store_store() const;
+	void store_load() const;
+	void load_load() const;
+	void full() const;
 	/** Simulated nanoseconds. */
-	std::uint64_t now_ns() const noexcept { return link_->now_ns(); }
+	std::uint64_t now_ns() const noexcept;
+	/** The CPU spends @p ns polling host memory; the device runs up to the
+	 *  CPU's time. */
+	void idle(std::uint64_t ns) const;
+	/** Until eventfd @p fd is signalled (true) or @p deadline passes: the
+	 *  device runs from event to event. */
+	bool wait_interrupt(int fd, std::uint64_t deadline) const;
+	/** The device catches up with the CPU, then the CPU sleeps until the
+	 *  device's next event or @p deadline, whichever is first, and the
+	 *  device catches up again (a 100 ns step for a model without an event
+	 *  clock). Every simulated wait for an interrupt idles through here. */
+	void sleep_until_event(std::uint64_t deadline) const;
 
 private:
 	sim::pcie_link *link_ = nullptr;

@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <fstream>
 
 namespace pioc {
 
@@ -21,6 +23,18 @@ dma_buffer transport::alloc_dma(std::size_t size)
 transport::interrupt_fd transport::interrupt(unsigned)
 {
 	return {};
+}
+
+void transport::function_reset()
+{
+	const std::string &bdf = info().bdf;
+	if (bdf.empty())
+		throw error(errc::not_supported,
+			    fmt::format("{}: function reset needs a PCI address", info().spec));
+	const std::string path = "/sys/bus/pci/devices/" + bdf + "/reset";
+	std::ofstream f(path);
+	if (!(f << "1" << std::flush))
+		throw_os_error(fmt::format("{}: function reset through {}", info().spec, path), errno);
 }
 
 namespace {

@@ -18,8 +18,12 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <new>
+
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 namespace pioc::detail {
 
@@ -113,6 +117,24 @@ public:
 		return region(fmt::format("{} BAR{} ({})", info_.spec, bar, to_string(t)),
 			      sim_io(link_.get(), bar, 0, size, t, wide), link_);
 	}
+
+	/** The model's MSI-X vector @p vector, delivered to an eventfd of ours;
+	 *  dropping the owner unbinds it and closes the eventfd. */
+	interrupt_fd interrupt(unsigned vector) override
+	{
+		if (!link_->device().delivers_msix())
+			return {};
+		const int fd = ::eventfd(0, EFD_CLOEXEC); // blocking: io_uring reads on it must wait
+		if (fd < 0)
+			throw_os_error(fmt::format("{}: eventfd for MSI-X vector {}", info_.spec, vector), errno);
+		link_->device().bind_vector(vector, fd);
+		return {fd, std::shared_ptr<void>(link_.get(), [link = link_, vector, fd](void *) {
+				link->device().bind_vector(vector, -1);
+				::close(fd);
+			})};
+	}
+	void function_reset() override { link_->device().function_reset(); }
+	std::uint64_t card_memory_size() const noexcept override { return link_->device().card_memory_size(); }
 
 	dma_buffer alloc_dma(std::size_t size) override
 	{

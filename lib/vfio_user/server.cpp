@@ -5,7 +5,7 @@
 
 #include <pioc/error.hpp>
 #include "core/log.hpp"
-#include <pioc/xdma/sim_control.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <chrono>
 #include <bit>

@@ -2,7 +2,6 @@
 // recovery. The timed path is in include/pioc/xdma/xdma.hpp (templates).
 
 #include "core/log.hpp"
-#include <pioc/sim/pcie_link.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <fmt/format.h>
@@ -15,7 +14,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 namespace pioc::xdma {
@@ -162,8 +160,7 @@ dma::dma(device &d, options o) : dev_(&d), opt_(std::move(o)), name_(d.spec())
 					name_, bar_, r::config_base, cfgid));
 	mps_ = r::size_from_code(cfg_.read<std::uint32_t>(r::config_base + r::CFG_MPS));
 	mrrs_ = r::size_from_code(cfg_.read<std::uint32_t>(r::config_base + r::CFG_MRRS));
-	if (auto *link = d.sim_link())
-		sim_ = dynamic_cast<sim_control *>(&link->device());
+	card_limit_ = opt_.card_size ? opt_.card_size : d.get_transport().card_memory_size();
 
 	for (int dir = 0; dir < 2; ++dir)
 		for (unsigned ch = 0; ch < r::max_channels; ++ch) {
@@ -219,17 +216,7 @@ channel &dma::c2h(unsigned ch)
 
 void dma::function_reset()
 {
-	if (sim_) {
-		sim_->function_reset();
-	} else {
-		const std::string bdf = dev_->info().bdf;
-		if (bdf.empty())
-			throw error(errc::not_supported, fmt::format("{}: function reset needs a PCI address", name_));
-		const std::string path = "/sys/bus/pci/devices/" + bdf + "/reset";
-		std::ofstream f(path);
-		if (!(f << "1" << std::flush))
-			throw_os_error(fmt::format("{}: function reset through {}", name_, path), errno);
-	}
+	dev_->get_transport().function_reset();
 	unsigned nh = unsigned(h2c_.size());
 	std::array<std::uint32_t, 2> vec{};
 	for (auto *v : {&h2c_, &c2h_})
@@ -263,13 +250,12 @@ channel::channel(dma &d, const engine_info &e, unsigned irq_bit)
 	efd_ = ::eventfd(0, EFD_CLOEXEC); // blocking: io_uring reads on it must wait
 	if (efd_ < 0)
 		throw_os_error(name_ + ": eventfd", errno);
-	if (d.sim_)
-		d.sim_->bind_vector(vector_, efd_);
-	else if (d.opt_.bind_irq)
+	if (d.opt_.bind_irq)
 		d.opt_.bind_irq(vector_, efd_);
 	else {
-		// A transport that delivers interrupts itself (the pioc module): its
-		// eventfd for this MSI-X vector replaces ours.
+		// A transport that delivers interrupts itself (the pioc module, a
+		// simulated device's model): its eventfd for this MSI-X vector
+		// replaces ours.
 		try {
 			auto in = d.dev_->get_transport().interrupt(vector_);
 			if (in.owner) {
@@ -287,8 +273,6 @@ channel::channel(dma &d, const engine_info &e, unsigned irq_bit)
 
 channel::~channel()
 {
-	if (dma_->sim_)
-		dma_->sim_->bind_vector(vector_, -1);
 	if (efd_ >= 0 && !irq_owner_)
 		::close(efd_);
 }
@@ -327,7 +311,7 @@ void channel::set_completion(completion m)
 {
 	if (busy_)
 		throw error(errc::invalid_argument, name_ + ": cannot change the completion mode with a run in flight");
-	if (m == completion::interrupt && !dma_->sim_ && !dma_->opt_.bind_irq && !irq_owner_)
+	if (m == completion::interrupt && !dma_->opt_.bind_irq && !irq_owner_)
 		throw error(errc::not_supported,
 			    name_ + ": interrupt completion needs MSI-X vectors delivered to eventfds (the pioc "
 				    "module's PIOC_IOC_IRQ_SET; options::bind_irq)");
@@ -381,9 +365,7 @@ request &channel::prepare(const dma_buffer &buf, std::uint64_t off, std::uint64_
 		throw error(errc::out_of_range,
 			    fmt::format("{}: host bus address {:#x}+{} is beyond the engine's {}-bit addressing", name_,
 					host, len, info_.addr_bits));
-	std::uint64_t limit = dma_->opt_.card_size;
-	if (limit == 0 && dma_->sim_)
-		limit = dma_->sim_->card_memory_size();
+	const std::uint64_t limit = dma_->card_limit_;
 	if (limit != 0 && (card > limit || len > limit - card))
 		throw error(errc::out_of_range,
 			    fmt::format("{}: transfer of {} bytes at card address {:#x} does not fit the card's {}-byte "
@@ -479,59 +461,6 @@ template std::string channel::recover<sim_io>(const sim_io &, std::uint32_t, con
 
 // ---- interrupts ------------------------------------------------------------------
 
-namespace detail {
-
-bool try_read_eventfd(int fd)
-{
-	pollfd p{fd, POLLIN, 0};
-	if (::poll(&p, 1, 0) != 1 || !(p.revents & POLLIN))
-		return false;
-	std::uint64_t v;
-	return ::read(fd, &v, sizeof v) == sizeof v;
-}
-
-bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline)
-{
-	for (;;) {
-		if (try_read_eventfd(fd))
-			return true;
-		const std::uint64_t now = io.now_ns();
-		if (now >= deadline)
-			return false;
-		pollfd p{fd, POLLIN, 0};
-		const int ms = int(std::min<std::uint64_t>((deadline - now) / 1'000'000 + 1, 1000));
-		if (::poll(&p, 1, ms) < 0 && errno != EINTR)
-			throw_os_error("XDMA: waiting for an interrupt (poll on eventfd)", errno);
-	}
-}
-
-/** The simulated CPU sleeps until the device's next event or @p deadline,
- *  whichever is first (a 100 ns step for a device model without an event
- *  clock), then the device catches up. Every simulated interrupt wait idles
- *  through here. */
-static void sim_sleep(const sim_io &io, std::uint64_t deadline, sim_control *sc)
-{
-	auto *link = io.link();
-	const std::uint64_t now = io.now_ns();
-	const std::uint64_t next = std::min(sc ? sc->next_event_ns() : now + 100, deadline);
-	link->cpu_spend(double(next > now ? next - now : 1));
-	link->device().advance(io.now_ns());
-}
-
-bool wait_eventfd(const sim_io &io, int fd, std::uint64_t deadline, sim_control *sc)
-{
-	io.link()->device().advance(io.now_ns());
-	for (;;) {
-		if (try_read_eventfd(fd))
-			return true;
-		if (io.now_ns() >= deadline)
-			return false;
-		sim_sleep(io, deadline, sc);
-	}
-}
-
-} // namespace detail
-
 struct irq_group::impl {
 	dma *d = nullptr;
 	std::vector<channel *> chans;
@@ -597,8 +526,7 @@ std::vector<channel *> irq_group::wait(std::uint64_t timeout_ns)
 			if (!fired.empty() || io.now_ns() >= deadline)
 				return;
 			if constexpr (std::decay_t<decltype(io)>::simulated) {
-				io.link()->device().advance(io.now_ns());
-				detail::sim_sleep(io, deadline, P.d->sim());
+				io.sleep_until_event(deadline);
 			} else {
 				__kernel_timespec ts{};
 				const std::uint64_t left = deadline - io.now_ns();

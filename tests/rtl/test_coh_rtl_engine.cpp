@@ -11,6 +11,7 @@
 #include <pioc/coherent/lines.hpp>
 #include <pioc/regs/coh_dev.hpp>
 #include <pioc/regs/pio_dev.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <catch2/catch.hpp>
 

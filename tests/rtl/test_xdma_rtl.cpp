@@ -14,6 +14,7 @@
 #include <pioc/pcie_model.hpp>
 #include <pioc/regs/pio_dev.hpp>
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -28,6 +29,12 @@ namespace R = pioc::regs::pio_dev;
 using namespace pioc;
 
 namespace {
+
+/** The simulated XDMA behind @p x (its error injection and card memory). */
+pioc::xdma::sim_control *model(pioc::xdma::dma &x)
+{
+	return pioc::sim::xdma_control(x.dev());
+}
 
 /** rtl:xdma, sim:xdma, sim:xdma_pio (the engine model whose card side is
  *  the PIO image model, the behavioral counterpart of rtl:xdma), or
@@ -96,7 +103,7 @@ trace round_trips(const std::string &spec)
 	xdma::options o;
 	o.max_segment = 1024;  // larger transfers are descriptor chains
 	xdma::dma x(dev, o);
-	REQUIRE(x.sim() != nullptr);
+	REQUIRE(model(x) != nullptr);
 	auto &h2c = x.h2c(0);
 	auto &c2h = x.c2h(0);
 	auto src = dev.alloc_dma(40960), dst = dev.alloc_dma(40960);
@@ -123,7 +130,7 @@ trace round_trips(const std::string &spec)
 				// The card as the engines see it. On rtl:xdma this read takes the
 				// RTL's cycles: let the CPU's clock pass them before the next transfer.
 				std::vector<std::uint8_t> card(size);
-				x.sim()->card_read(base + coff, card.data(), size);
+				model(x)->card_read(base + coff, card.data(), size);
 				REQUIRE(std::memcmp(card.data(), static_cast<char *>(src.cpu) + hoff, size) == 0);
 				dev.sim_link()->cpu_spend(0.6 * double(size) + 1000); // 8 B per 4 ns cycle, + slack
 				REQUIRE(std::memcmp(static_cast<char *>(dst.cpu) + hoff + 1, static_cast<char *>(src.cpu) + hoff,
@@ -271,8 +278,8 @@ TEST_CASE("rtl:xdma: a transfer that does not fit the 256 KiB map is a clear err
 	xdma::dma x(dev);
 	CHECK(x.h2c_count() == 1);
 	CHECK(x.c2h_count() == 1);
-	REQUIRE(x.sim()->card_memory_size() == R::bar_size);
-	CHECK(x.sim()->card_data_base() == R::BRAM.offset);
+	REQUIRE(model(x)->card_memory_size() == R::bar_size);
+	CHECK(model(x)->card_data_base() == R::BRAM.offset);
 	auto buf = dev.alloc_dma(8192);
 	const std::uint64_t at = R::bar_size - 64;
 	CHECK_THROWS_WITH(x.h2c(0).prepare(buf, 0, 4096, at),
@@ -281,12 +288,12 @@ TEST_CASE("rtl:xdma: a transfer that does not fit the 256 KiB map is a clear err
 	CHECK_THROWS_WITH(x.c2h(0).prepare(buf, 0, 128, R::bar_size), Catch::Contains("rtl:xdma C2H0") &&
 									      Catch::Contains("0x40000"));
 	std::vector<std::uint8_t> v(128);
-	CHECK_THROWS_WITH(x.sim()->card_read(at, v.data(), v.size()),
+	CHECK_THROWS_WITH(model(x)->card_read(at, v.data(), v.size()),
 			  Catch::Contains("rtl:xdma") && Catch::Contains("262144-byte"));
 	// Fits exactly: the last 64 bytes of BRAM.
 	fill(buf.cpu, 64, 5);
 	x.h2c(0).transfer(buf, 0, 64, at);
-	x.sim()->card_read(at, v.data(), 64);
+	model(x)->card_read(at, v.data(), 64);
 	CHECK(std::memcmp(v.data(), buf.cpu, 64) == 0);
 	// BAR0 is the bypass port: the PIO image's ID register reads through it.
 	std::uint32_t id = 0;

@@ -18,6 +18,7 @@
 #include <pioc/place.hpp>
 #include <pioc/sim/eci_cq.hpp>
 #include <pioc/sim/eci_engine.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <fmt/format.h>
 

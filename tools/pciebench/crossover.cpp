@@ -11,6 +11,7 @@
 #include <pioc/pio.hpp>
 #include <pioc/pio_call.hpp>
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <fmt/format.h>
 
@@ -89,7 +90,8 @@ int run_crossover(int argc, char **argv)
 	pio::invoke_state &st = inv.state();
 	xdma::dma x(dev);
 	// Card memory from 0; rtl:xdma: the BRAM window (its low addresses are registers).
-	const std::uint64_t card = x.sim() ? x.sim()->card_data_base() : 0;
+	const auto *model = pioc::sim::xdma_control(dev);
+	const std::uint64_t card = model ? model->card_data_base() : 0;
 	auto &h2c = x.h2c(0);
 	auto &c2h = x.c2h(0);
 	h2c.set_completion(mode);

@@ -21,6 +21,7 @@
 #include <pioc/clock.hpp>
 #include <pioc/xdma/chardev.hpp>
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <fmt/format.h>
 
@@ -317,7 +318,7 @@ bool parse_dma_options(int argc, char **argv, dma_opts &o, std::string &cache)
 // so before anything runs.
 void check_card_window(const device &dev, const xdma::dma &x, const dma_opts &o)
 {
-	const std::uint64_t card_limit = x.sim() ? x.sim()->card_memory_size() : 0;
+	const std::uint64_t card_limit = x.card_size();
 	for (std::uint64_t size : o.sizes) {
 		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
 		const std::uint64_t span = std::clamp<std::uint64_t>(o.window / stride, 1, 256) * stride;
@@ -413,8 +414,8 @@ int run_dma(int argc, char **argv)
 		xo.config_bar = *o.bar;
 	xo.ring_descriptors = 8192;
 	xdma::dma x(dev, xo);
-	if (!o.card_given && x.sim())
-		o.card = x.sim()->card_data_base();
+	if (auto *sc = pioc::sim::xdma_control(dev); sc && !o.card_given)
+		o.card = sc->card_data_base();
 	check_card_window(dev, x, o);
 	auto &h2c = x.h2c(unsigned(o.channel));
 	auto &c2h = x.c2h(unsigned(o.channel));

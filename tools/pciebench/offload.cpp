@@ -21,6 +21,7 @@
 #include <pioc/pio.hpp>
 #include <pioc/regs/pio_dev.hpp>
 #include <pioc/sim/eci_engine.hpp>
+#include <pioc/sim/eci_lines.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <fmt/format.h>

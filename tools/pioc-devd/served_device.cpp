@@ -6,7 +6,7 @@
 #include <pioc/error.hpp>
 #include <pioc/regs/xdma.hpp>
 #include <pioc/sim/pcie_link.hpp>
-#include <pioc/xdma/sim_control.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <fmt/format.h>
 

@@ -7,8 +7,9 @@
  *
  *  - mem_lines: a real cacheable (wb) mapping: the module's ECI window on
  *    Enzian, or ordinary memory. Offsets are relative to the mapping.
- *  - eci_sim_lines: every access goes through the ECI model's CPU cache;
- *    time is simulated.
+ *  - eci_sim_lines (<pioc/sim/eci_lines.hpp>, the simulator's): every access
+ *    goes through the ECI model's CPU cache; time is simulated. The
+ *    protocols here include nothing of the simulator.
  *
  * Interface (all offsets relative to the window, accesses within one line):
  *   static constexpr bool simulated;
@@ -26,7 +27,6 @@
 
 #include <pioc/barrier.hpp>
 #include <pioc/clock.hpp>
-#include <pioc/sim/eci.hpp>
 
 #include <concepts>
 #include <cstddef>
@@ -39,8 +39,8 @@ namespace pioc::coherent {
 struct backoff;
 
 /** The interface above as a concept: the seam between the coherent
- *  protocols and the memory behind them. Both policies below satisfy it
- *  (checked at the end of this file). */
+ *  protocols and the memory behind them. mem_lines below satisfies it (checked
+ *  at the end of this file), eci_sim_lines too (checked in its header). */
 template <class L>
 concept line_policy = std::copyable<L> && requires(const L &l, std::uint64_t off, std::uint64_t v, void *dst,
 						   const void *src, std::size_t n, const std::uint64_t *offs,
@@ -155,71 +155,6 @@ private:
 	std::uint32_t line_;
 };
 
-/** Every access through the ECI model (pioc::sim::eci::system). */
-class eci_sim_lines {
-public:
-	static constexpr bool simulated = true;
-	/** The window starts at simulated physical address @p base. */
-	eci_sim_lines(sim::eci::system &sys, std::uint64_t base) noexcept : sys_(&sys), base_(base) {}
-
-	std::uint32_t line_size() const noexcept { return sys_->cfg().line_size; }
-	std::uint64_t load64(std::uint64_t off) const
-	{
-		std::uint64_t v;
-		sys_->cpu_load(base_ + off, &v, 8);
-		return v;
-	}
-	void store64(std::uint64_t off, std::uint64_t v) const { sys_->cpu_store(base_ + off, &v, 8); }
-	void load_bytes(std::uint64_t off, void *dst, std::size_t n) const
-	{
-		if (n)
-			sys_->cpu_load(base_ + off, dst, n);
-	}
-	void store_bytes(std::uint64_t off, const void *src, std::size_t n) const
-	{
-		if (n)
-			sys_->cpu_store(base_ + off, src, n);
-	}
-	void load_lines(const std::uint64_t *offs, std::size_t n) const
-	{
-		std::uint64_t buf[64];
-		while (n) {
-			std::size_t k = n < 64 ? n : 64;
-			for (std::size_t i = 0; i < k; ++i)
-				buf[i] = base_ + offs[i];
-			sys_->cpu_load_lines(buf, k);
-			offs += k, n -= k;
-		}
-	}
-	/** The load, then a load barrier: the ordering arm64's ldar gives (later
-	 *  loads stay behind it), priced as one barrier. */
-	std::uint64_t load_acquire(std::uint64_t off) const
-	{
-		std::uint64_t v = load64(off);
-		sys_->cpu_barrier(barrier::kind::load_load);
-		return v;
-	}
-	/** A store barrier, then the store: the ordering arm64's stlr gives
-	 *  (earlier stores become visible first). */
-	void store_release(std::uint64_t off, std::uint64_t v) const
-	{
-		sys_->cpu_barrier(barrier::kind::store_store);
-		store64(off, v);
-	}
-	void store_load() const { sys_->cpu_barrier(barrier::kind::store_load); }
-	void full() const { sys_->cpu_barrier(barrier::kind::full); }
-	/** Nothing: each poll was a modelled load that already advanced time. */
-	void relax(backoff &) const noexcept {}
-	void evict(std::uint64_t off) const { sys_->cpu_evict(base_ + off); }
-	double now_ns() const noexcept { return sys_->now(); }
-	sim::eci::system &system() const noexcept { return *sys_; }
-
-private:
-	sim::eci::system *sys_;
-	std::uint64_t base_;
-};
-
 static_assert(line_policy<mem_lines>);
-static_assert(line_policy<eci_sim_lines>);
 
 } // namespace pioc::coherent

@@ -11,6 +11,8 @@
  */
 #pragma once
 
+#include <pioc/error.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -51,6 +53,27 @@ public:
 
 	/** Lets the device run up to @p t_ns (DMA engines, counters). Default: nothing. */
 	virtual void advance(std::uint64_t t_ns) { (void)t_ns; }
+
+	// What a driver needs from a simulated device beyond its BARs, reached
+	// through pioc::sim_io (waits) and the simulated transport (interrupts,
+	// reset, card limits), never by the driver naming the model.
+
+	/** Whether next_event_ns() is meaningful. Default: no event clock (a
+	 *  simulated wait then steps 100 ns at a time). */
+	virtual bool has_event_clock() const noexcept { return false; }
+	/** Simulated time of the next thing the device will do, or UINT64_MAX. */
+	virtual std::uint64_t next_event_ns() const noexcept { return UINT64_MAX; }
+	/** Whether the model raises MSI-X vectors (bind_vector() does something). */
+	virtual bool delivers_msix() const noexcept { return false; }
+	/** Delivers MSI-X vector @p vector to eventfd @p fd (-1 to unbind). */
+	virtual void bind_vector(unsigned vector, int fd) { (void)vector, (void)fd; }
+	/** A function-level reset (as a PCIe FLR). Default: not_supported. */
+	virtual void function_reset()
+	{
+		throw error(errc::not_supported, name() + ": the model has no function reset");
+	}
+	/** The card address space the device's DMA engines reach (bytes); 0: none. */
+	virtual std::uint64_t card_memory_size() const noexcept { return 0; }
 };
 
 } // namespace pioc::sim

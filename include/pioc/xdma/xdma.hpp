@@ -27,7 +27,6 @@
 #include <pioc/io.hpp>
 #include <pioc/regs/xdma.hpp>
 #include <pioc/xdma/descriptor.hpp>
-#include <pioc/xdma/sim_control.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -74,11 +73,13 @@ struct options {
 	std::uint64_t timeout_ns = 100'000'000; ///< a run taking longer is a hung engine (simulated ns in sim)
 	/** Card (AXI) address space the engines reach: prepare() refuses a
 	 *  transfer that does not fit, naming device, address, size and limit.
-	 *  0: the simulated device's (sim_control::card_memory_size()), unchecked
+	 *  0: what the transport reports (transport::card_memory_size(): a
+	 *  simulated device's card memory), unchecked
 	 *  on hardware; UINT64_MAX: never checked (the engine reports it). */
 	std::uint64_t card_size = 0;
-	/** Hardware: delivers MSI-X vector -> eventfd. Default: the pioc module's
-	 *  PIOC_IOC_IRQ_SET when the device is opened through it; not needed in simulation. */
+	/** Delivers MSI-X vector -> eventfd, for a caller that binds interrupts
+	 *  itself. Default: the transport's (transport::interrupt(): the pioc
+	 *  module's PIOC_IOC_IRQ_SET, a simulated model's vector). */
 	std::function<void(unsigned vector, int fd)> bind_irq;
 };
 
@@ -228,8 +229,9 @@ public:
 	channel &c2h(unsigned ch);
 	device &dev() noexcept { return *dev_; }
 	bool simulated() const noexcept { return dev_->simulated(); }
-	/** The simulated device's extras (nullptr on hardware). */
-	sim_control *sim() const noexcept { return sim_; }
+	/** The card address space transfers are checked against: options::card_size,
+	 *  else what the transport knows (transport::card_memory_size()); 0: unchecked. */
+	std::uint64_t card_size() const noexcept { return card_limit_; }
 	/** A function-level reset (sim: the model's; hardware: sysfs reset), then
 	 *  every channel reprogrammed. For an engine that ignores being stopped. */
 	void function_reset();
@@ -245,7 +247,7 @@ private:
 	unsigned mps_ = 0, mrrs_ = 0;
 	std::vector<engine_info> engines_;
 	std::vector<std::unique_ptr<channel>> h2c_, c2h_;
-	sim_control *sim_ = nullptr;
+	std::uint64_t card_limit_ = 0; // options::card_size, else what the transport knows
 };
 
 /** Finds the XDMA config BAR of @p dev by its identifier registers (IRQ block
@@ -257,36 +259,15 @@ int find_config_bar(device &dev);
 // ---- the timed path ----------------------------------------------------------
 
 namespace detail {
-inline void cpu_relax() noexcept
-{
-#if defined(__x86_64__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	asm volatile("yield" ::: "memory");
-#endif
-}
 /** Time passes while the CPU polls host memory: hardware spins; in simulation
  *  the CPU spends @p ns and the device runs up to the CPU's time. */
-inline void idle(const mmio_io &, std::uint64_t) noexcept { cpu_relax(); }
-inline void idle(const sim_io &io, std::uint64_t ns)
-{
-	io.link()->cpu_spend(double(ns));
-	io.link()->device().advance(io.now_ns());
-}
+template <io_view IO> inline void idle(const IO &io, std::uint64_t ns) { io.idle(ns); }
+/** The hardware spin-loop hint (pause / yield), for a hand-written loop. */
+inline void cpu_relax() noexcept { mmio_io::idle(0); }
 /** Host-memory poll cost in simulation: a load that hits the cache until the
  *  device's write invalidates the line. */
 constexpr std::uint64_t sim_poll_ns = 30;
-/** Blocks until eventfd @p fd is signalled or @p deadline (io clock) passes;
- *  true if signalled. Hardware: poll() + read(). Simulation: the device runs
- *  to its next event until the model has written the eventfd. */
-bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline);
-/** Consumes the eventfd's counter if it is non-zero; never blocks. */
-bool try_read_eventfd(int fd);
-bool wait_eventfd(const sim_io &io, int fd, std::uint64_t deadline, sim_control *sc);
-inline bool wait_eventfd(const mmio_io &io, int fd, std::uint64_t deadline, sim_control *)
-{
-	return wait_eventfd(io, fd, deadline);
-}
+using pioc::detail::try_read_eventfd;
 } // namespace detail
 
 template <class IO> class channel_ops {
@@ -411,7 +392,7 @@ private:
 		}
 		case completion::interrupt: {
 			ensure_started();
-			if (!detail::wait_eventfd(io_, c_.efd_, c_.run_start_ + c_.dma_->opt_.timeout_ns, c_.dma_->sim_))
+			if (!io_.wait_interrupt(c_.efd_, c_.run_start_ + c_.dma_->opt_.timeout_ns))
 				return check_timeout();
 			// The read clears the interrupt source, so any later event is a
 			// new edge and a new MSI-X; it comes before the count so that a

@@ -7,7 +7,7 @@
 
 #include <pioc/regs/xdma.hpp>
 #include <pioc/sim/target.hpp>
-#include <pioc/xdma/sim_control.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <array>
 #include <cstdint>
@@ -67,8 +67,10 @@ public:
 			  std::uint64_t t_ns) override;
 	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns) override;
 	void advance(std::uint64_t t_ns) override;
+	bool has_event_clock() const noexcept override { return true; }
+	bool delivers_msix() const noexcept override { return true; }
 
-	// sim_control
+	// sim_control (the first, fourth and last below override target's too)
 	std::uint64_t next_event_ns() const noexcept override;
 	void bind_vector(unsigned vector, int fd) override;
 	void inject(bool c2h, unsigned channel, xdma::fault f) override;

@@ -2,6 +2,7 @@
 // arrives once, in order, intact, under contention (both ends busy, small
 // rings so the sender keeps hitting "full" and re-reads the lazy head).
 #include <pioc/coherent/queue.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -4,17 +4,18 @@
 // being found by a driver template deep inside an instantiation.
 #include <pioc/coherent/lines.hpp>
 #include <pioc/io.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <catch2/catch.hpp>
 
 namespace {
 
-/** An I/O view with everything but the full barrier. */
-struct view_without_full {
+/** The accesses and the clock of an I/O view: no full barrier, no waits. */
+template <class Self> struct view_accesses {
 	static constexpr bool simulated = false;
 	std::uint64_t size() const noexcept { return 0; }
 	pioc::mem_type type() const noexcept { return pioc::mem_type::uc; }
-	view_without_full sub(std::uint64_t, std::uint64_t) const noexcept { return {}; }
+	Self sub(std::uint64_t, std::uint64_t) const noexcept { return {}; }
 	template <class T> T load(std::uint64_t) const noexcept { return 0; }
 	template <class T> void store(std::uint64_t, T) const noexcept {}
 	void store_bytes(std::uint64_t, const std::uint8_t *, unsigned) const noexcept {}
@@ -28,10 +29,25 @@ struct view_without_full {
 	std::uint64_t now_ns() const noexcept { return 0; }
 };
 
-/** The same view completed: proves the one above fails for the barrier only. */
-struct complete_view : view_without_full {
-	complete_view sub(std::uint64_t, std::uint64_t) const noexcept { return {}; }
+/** An I/O view with everything but the full barrier. */
+struct view_without_full : view_accesses<view_without_full> {
+	void idle(std::uint64_t) const noexcept {}
+	bool wait_interrupt(int, std::uint64_t) const noexcept { return false; }
+};
+
+/** Everything but the wait for an interrupt: a driver's interrupt completion
+ *  must find it on the view, not by naming the backend. */
+struct view_without_wait : view_accesses<view_without_wait> {
 	void full() const noexcept {}
+	void idle(std::uint64_t) const noexcept {}
+};
+
+/** The same view completed: proves the two above fail for the missing
+ *  operation only. */
+struct complete_view : view_accesses<complete_view> {
+	void full() const noexcept {}
+	void idle(std::uint64_t) const noexcept {}
+	bool wait_interrupt(int, std::uint64_t) const noexcept { return false; }
 };
 
 /** A line policy whose clock is integral, where the protocols expect double
@@ -70,6 +86,7 @@ TEST_CASE("io_view refuses a view that lacks an operation", "[seam]")
 	STATIC_REQUIRE_FALSE(pioc::io_view<view_without_full>);
 	STATIC_REQUIRE(pioc::io_view<complete_view>);
 	STATIC_REQUIRE_FALSE(pioc::io_view<int>);
+	STATIC_REQUIRE_FALSE(pioc::io_view<view_without_wait>);
 }
 
 TEST_CASE("both line policies satisfy line_policy", "[seam]")

@@ -3,6 +3,7 @@
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
 #include <pioc/sim/eci_engine.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <algorithm>
 #include <memory>

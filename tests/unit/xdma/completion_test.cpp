@@ -7,6 +7,7 @@
 
 #include <pioc/device.hpp>
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -19,6 +20,12 @@ using namespace pioc::xdma;
 namespace r = pioc::regs::xdma;
 
 namespace {
+
+/** The simulated XDMA behind @p x (its error injection and card memory). */
+pioc::xdma::sim_control *model(pioc::xdma::dma &x)
+{
+	return pioc::sim::xdma_control(x.dev());
+}
 
 /** sim:xdma with @p c's shape (alignment, stream engines ...). */
 device open_model(sim::xdma_config c)
@@ -51,7 +58,7 @@ bool irq_within(dma &x, channel &ch, std::uint64_t ns)
 {
 	bool got = false;
 	x.config().visit([&](const auto &io) {
-		got = pioc::xdma::detail::wait_eventfd(io, ch.eventfd(), io.now_ns() + ns, x.sim());
+		got = io.wait_interrupt(ch.eventfd(), io.now_ns() + ns);
 	});
 	return got;
 }
@@ -99,10 +106,10 @@ TEST_CASE("model: status is logged only where the ie_* bits allow; write-back ne
 	REQUIRE(run_raw(x, false, q.head(), 0) == 1);
 	CHECK((cfg.read<std::uint32_t>(eng + r::ENG_STATUS) & ~r::ST_BUSY) == 0);
 	// An error with its ie_* bit clear stops the engine but logs nothing.
-	x.sim()->inject(false, 0, fault::bad_magic);
+	model(x)->inject(false, 0, fault::bad_magic);
 	CHECK(run_raw(x, false, q.head(), r::IE_DESC_STOPPED) == 0);
 	CHECK((cfg.read<std::uint32_t>(eng + r::ENG_STATUS) & r::ST_MAGIC_STOPPED) == 0);
-	x.sim()->inject(false, 0, fault::bad_magic);
+	model(x)->inject(false, 0, fault::bad_magic);
 	CHECK(run_raw(x, false, q.head(), r::IE_MAGIC_STOPPED) == 0);
 	CHECK((cfg.read<std::uint32_t>(eng + r::ENG_STATUS) & r::ST_MAGIC_STOPPED));
 	cfg.write<std::uint32_t>(eng + r::ENG_CTRL, 0);
@@ -128,7 +135,7 @@ TEST_CASE("model: C2H has no write_error bits; the config block's MSI/MSI-X stat
 	CHECK(cfg.read<std::uint32_t>(r::config_base + r::CFG_MSI_EN) == r::CFG_MSIX_ENABLED);
 	cfg.write<std::uint32_t>(r::config_base + r::CFG_MSI_EN, 0);
 	CHECK(cfg.read<std::uint32_t>(r::config_base + r::CFG_MSI_EN) == r::CFG_MSIX_ENABLED);
-	CHECK_THROWS_WITH(x.sim()->inject(true, 0, fault::write_error), Catch::Contains("no write_error"));
+	CHECK_THROWS_WITH(model(x)->inject(true, 0, fault::write_error), Catch::Contains("no write_error"));
 }
 
 TEST_CASE("model: IRQ block request = source AND enable, pending = source; enabling a raised source interrupts")
@@ -220,7 +227,7 @@ TEST_CASE("driver: an error before any descriptor completes is found without a w
 	auto buf = dev.alloc_dma(4096);
 	auto &ch = x.h2c(0);
 	ch.set_completion(completion::writeback);
-	x.sim()->inject(false, 0, fault::bad_magic);
+	model(x)->inject(false, 0, fault::bad_magic);
 	CHECK_THROWS_WITH(ch.transfer(buf, 0, 4096, 0),
 			  Catch::Contains("magic_stopped") && Catch::Contains("status register") &&
 				  !Catch::Contains("hung engine"));
@@ -271,7 +278,7 @@ TEST_CASE("alignment is relative: host and card at the same offset modulo the en
 	// Neither address is 64-byte aligned, but both are 3 past it: fine.
 	x.h2c(0).transfer(buf, 3, 1000, 0x1003);
 	std::vector<std::uint8_t> back(1000);
-	x.sim()->card_read(0x1003, back.data(), back.size());
+	model(x)->card_read(0x1003, back.data(), back.size());
 	CHECK(std::memcmp(back.data(), static_cast<std::uint8_t *>(buf.cpu) + 3, 1000) == 0);
 	CHECK_THROWS_WITH(x.h2c(0).prepare(buf, 3, 1000, 0x1000),
 			  Catch::Contains("H2C0") && Catch::Contains("aligned to each other") && Catch::Contains("64"));

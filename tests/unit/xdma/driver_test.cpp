@@ -3,6 +3,7 @@
 #include <pioc/device.hpp>
 #include <pioc/sim/host_memory.hpp>
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -15,6 +16,12 @@ using namespace pioc;
 using namespace pioc::xdma;
 
 namespace {
+
+/** The simulated XDMA behind @p x (its error injection and card memory). */
+pioc::xdma::sim_control *model(pioc::xdma::dma &x)
+{
+	return pioc::sim::xdma_control(x.dev());
+}
 void fill(void *p, std::size_t n, unsigned seed)
 {
 	std::mt19937 g(seed);
@@ -26,7 +33,7 @@ void fill(void *p, std::size_t n, unsigned seed)
 bool card_equals(dma &x, std::uint64_t addr, const void *p, std::size_t len)
 {
 	std::vector<std::uint8_t> v(len);
-	x.sim()->card_read(addr, v.data(), len);
+	model(x)->card_read(addr, v.data(), len);
 	return std::memcmp(v.data(), p, len) == 0;
 }
 } // namespace
@@ -41,7 +48,7 @@ TEST_CASE("discovery: config BAR, engines, MPS/MRRS")
 	CHECK(x.c2h_count() == 2);
 	CHECK(x.mps() == 256);
 	CHECK(x.mrrs() == 512);
-	CHECK(x.sim() != nullptr);
+	CHECK(model(x) != nullptr);
 	CHECK(x.h2c(1).name() == "sim:xdma H2C1");
 	CHECK_FALSE(x.c2h(0).info().stream);
 	CHECK_THROWS_WITH(x.h2c(2), Catch::Contains("no H2C channel 2"));
@@ -179,7 +186,7 @@ TEST_CASE("every injected error gives its message and a recovered engine")
 				if (c2h && fc.f == fault::write_error)
 					continue; // C2H has no write_error (completion_test)
 				INFO(to_string(mode) << (c2h ? " C2H " : " H2C ") << to_string(fc.f));
-				x.sim()->inject(c2h, 1, fc.f);
+				model(x)->inject(c2h, 1, fc.f);
 				try {
 					ch.transfer(buf, 512, 4096, 0x4000);
 					FAIL("no error");
@@ -208,7 +215,7 @@ TEST_CASE("an engine that ignores stop needs a function reset, then works")
 	o.timeout_ns = 100'000;
 	dma x(dev, o);
 	auto buf = dev.alloc_dma(4096);
-	x.sim()->inject(false, 0, fault::stuck_hard);
+	model(x)->inject(false, 0, fault::stuck_hard);
 	CHECK_THROWS_WITH(x.h2c(0).transfer(buf, 0, 64, 0), Catch::Contains("function reset"));
 	x.function_reset();
 	x.h2c(0).transfer(buf, 0, 64, 0);
@@ -231,12 +238,12 @@ TEST_CASE("a bad bus address is an error, not a crash")
 	CHECK_NOTHROW(x.c2h(0).transfer(fake, 0, 128, 0));
 	// Card memory out of range: refused by prepare() with device, address, size and limit ...
 	auto buf = dev.alloc_dma(4096);
-	const std::uint64_t lim = x.sim()->card_memory_size();
+	const std::uint64_t lim = model(x)->card_memory_size();
 	CHECK_THROWS_WITH(x.h2c(0).transfer(buf, 0, 128, lim - 64),
 			  Catch::Contains("sim:xdma H2C0") && Catch::Contains("128 bytes") &&
 				  Catch::Contains(fmt::format("{:#x}", lim - 64)) &&
 				  Catch::Contains(fmt::format("{}-byte", lim)));
-	CHECK_THROWS_AS(x.sim()->card_read(lim - 8, buf.cpu, 16), pioc::error);
+	CHECK_THROWS_AS(model(x)->card_read(lim - 8, buf.cpu, 16), pioc::error);
 	x.h2c(0).transfer(buf, 0, 128, 0);
 }
 
@@ -247,7 +254,7 @@ TEST_CASE("unchecked by the driver, a card address out of range is an engine err
 	o.card_size = ~0ull;
 	dma y(dev, o);
 	auto buf = dev.alloc_dma(4096);
-	const std::uint64_t lim = y.sim()->card_memory_size();
+	const std::uint64_t lim = model(y)->card_memory_size();
 	// Both are the AXI side: C2H reads the card, H2C writes it (DECERR).
 	CHECK_THROWS_WITH(y.c2h(0).transfer(buf, 0, 128, lim - 64),
 			  Catch::Contains("read_error") && Catch::Contains("decode error"));

@@ -2,14 +2,22 @@
  * What the simulated XDMA device offers beyond its BARs: the event clock the
  * driver's simulated waits jump along, the interrupt wiring (an eventfd per
  * MSI-X vector, as the pioc module gives on hardware), access to the card
- * side the engines address (for tests and tools), and error injection. The driver finds it once, at open, with a
- * dynamic_cast on the simulated link's device; never in a timed loop.
+ * side the engines address (for tests and tools), and error injection.
+ *
+ * The driver (pioc::xdma::dma) does not know this interface: it waits through
+ * the I/O view (pioc::sim_io) and binds interrupts, resets the function and
+ * learns the card's size through the transport, as on hardware. Tests, tools
+ * and the vfio-user server reach it with pioc::sim::xdma_control().
  */
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+namespace pioc {
+class device;
+}
 
 namespace pioc::xdma {
 
@@ -54,3 +62,11 @@ public:
 };
 
 } // namespace pioc::xdma
+
+namespace pioc::sim {
+
+/** The simulated XDMA device behind @p dev (sim:xdma, rtl:xdma), nullptr for
+ *  any other device. Not for timed loops (a dynamic_cast). */
+xdma::sim_control *xdma_control(device &dev) noexcept;
+
+} // namespace pioc::sim

@@ -1,0 +1,79 @@
+// pioc::sim_io's accesses and waits: each one a transaction or a step of
+// simulated time on the link. Declared as a handle in <pioc/io.hpp> so that
+// drivers include nothing of the simulator; defined here, beside the link.
+#include <pioc/io.hpp>
+#include <pioc/sim/pcie_link.hpp>
+
+#include <algorithm>
+
+namespace pioc {
+
+void sim_io::store_bytes(std::uint64_t off, const std::uint8_t *s, unsigned u) const
+{
+	link_->cpu_store(bar_, base_ + off, s, u, type_);
+}
+
+void sim_io::load_bytes(std::uint64_t off, std::uint8_t *d, unsigned u) const
+{
+	link_->cpu_load(bar_, base_ + off, d, u, type_);
+}
+
+void sim_io::copy_to(std::uint64_t off, const void *src, std::size_t n) const
+{
+	detail::copy_to(*this, off, static_cast<const std::uint8_t *>(src), n, wide_,
+			[this](std::uint64_t o, const std::uint8_t *s) { store_bytes(o, s, wide_); });
+}
+
+void sim_io::copy_from(std::uint64_t off, void *dst, std::size_t n) const
+{
+	detail::copy_from(*this, off, static_cast<std::uint8_t *>(dst), n, wide_,
+			  [this](std::uint64_t o, std::uint8_t *d) { load_bytes(o, d, wide_); });
+}
+
+void sim_io::wc_flush() const { link_->cpu_barrier(barrier::kind::wc_flush); }
+void sim_io::store_store() const { link_->cpu_barrier(barrier::kind::store_store); }
+void sim_io::store_load() const { link_->cpu_barrier(barrier::kind::store_load); }
+void sim_io::load_load() const { link_->cpu_barrier(barrier::kind::load_load); }
+void sim_io::full() const { link_->cpu_barrier(barrier::kind::full); }
+
+std::uint64_t sim_io::now_ns() const noexcept
+{
+	return link_->now_ns();
+}
+
+void sim_io::idle(std::uint64_t ns) const
+{
+	link_->cpu_spend(double(ns));
+	link_->device().advance(now_ns());
+}
+
+/** The CPU sleeps until the device's next event or @p deadline, then the
+ *  device catches up: the one simulated wait step. */
+static void sleep_step(sim::pcie_link &link, std::uint64_t deadline)
+{
+	const sim::target &dev = link.device();
+	const std::uint64_t now = link.now_ns();
+	const std::uint64_t next = std::min(dev.has_event_clock() ? dev.next_event_ns() : now + 100, deadline);
+	link.cpu_spend(double(next > now ? next - now : 1));
+	link.device().advance(link.now_ns());
+}
+
+bool sim_io::wait_interrupt(int fd, std::uint64_t deadline) const
+{
+	link_->device().advance(now_ns());
+	for (;;) {
+		if (detail::try_read_eventfd(fd))
+			return true;
+		if (now_ns() >= deadline)
+			return false;
+		sleep_step(*link_, deadline);
+	}
+}
+
+void sim_io::sleep_until_event(std::uint64_t deadline) const
+{
+	link_->device().advance(now_ns());
+	sleep_step(*link_, deadline);
+}
+
+} // namespace pioc
