@@ -59,9 +59,12 @@ public:
 	std::string make_option_desc(const CLI::Option *o) const override
 	{
 		std::string d = o->get_description();
-		if (!o->get_default_str().empty())
-			d += " [default: " + o->get_default_str() + "]";
-		return wrap(d, help_width - option_column);
+		if (o->get_default_str().empty())
+			return wrap(d, help_width - option_column);
+		// "[default:" and its value stay on one line: joined while wrapping.
+		std::string w = wrap(d + " [default:\x01" + o->get_default_str() + "]", help_width - option_column);
+		w[w.find('\x01')] = ' ';
+		return w;
 	}
 
 	std::string make_help(const CLI::App *app, std::string name, CLI::AppFormatMode mode) const override
