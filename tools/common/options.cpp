@@ -265,7 +265,7 @@ void add_bench_options(CLI::App &cmd, bench_options &o, unsigned which, std::str
 	if (which & opt_mem_type)
 		add_parsed(cmd, "--mem-type,-m",
 			   std::string(mem_help) + ": " + accepted_names(mem_type_names) +
-				   " (uc: uncached, wc: write-combining, wt: write-through; every device)",
+				   " (uc: uncached, wc: write-combining, wt: write-through, wb: refused for device memory)",
 			   [&o](std::string_view v) { o.mem = parse_mem(v); }, "TYPE",
 			   o.mem ? std::string(to_string(*o.mem)) : std::string());
 	if (which & opt_format) {

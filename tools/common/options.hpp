@@ -26,6 +26,8 @@
  *    or malformed is a usage error naming --device.
  *  - device_kinds_help(): the device list for a --help footer.
  *  - full_name(cmd): "pciebench pio", for reports and progress lines.
+ * Beside it: run.hpp (usage_error, exit codes, emit), units.hpp (the size and
+ * count parsers on their own), progress.hpp (progress lines on stderr).
  *
  * @code
  *   pioc::tool::tool t("ecibench", "ECI benchmarks ...");

@@ -268,6 +268,7 @@ void add_offload_options(CLI::App &c, paths &p)
 {
 	p.common.iterations = 50;
 	p.common.warmup = 3;
+	p.common.mem = mem_type::wc;
 	add_bench_options(c, p.common, opt_format | opt_cpu | opt_iterations | opt_quiet | opt_mem_type,
 			  "memory type of the PIO mapping");
 	add_parsed(c, "--paths",
