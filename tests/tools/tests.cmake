@@ -41,7 +41,7 @@ endif()
 
 # pioc-plot (tools/pioc-plot): real JSON from both tools becomes valid SVG and
 # PNG; truncated or malformed JSON is refused with the file and the reason.
-if(TARGET pciebench AND TARGET ecibench)
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.pioc_plot
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-pioc-plot.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>
       ${CMAKE_SOURCE_DIR}/tools/pioc-plot)
@@ -68,15 +68,15 @@ if(TARGET pciebench AND TARGET pioc-info AND TARGET pioc-devd)
 endif()
 
 # make figures still works (the tools' options it uses exist, every figure is
-# drawn): scripts/figures into a scratch directory, 12 files, PNGs valid.
-if(TARGET pciebench AND TARGET ecibench)
+# drawn): scripts/figures into a scratch directory, 18 files, PNGs valid.
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.figures
     COMMAND sh -c "out=$(mktemp -d) && trap 'rm -rf $out' EXIT && \
 ${CMAKE_SOURCE_DIR}/scripts/figures ${CMAKE_BINARY_DIR} $out >/dev/null && \
 /usr/bin/python3 -c 'import glob,sys; d=sys.argv[1]; s=glob.glob(d+\"/*.svg\"); p=glob.glob(d+\"/*.png\"); \
-assert len(s)==6 and len(p)==6, (s,p); \
+assert len(s)==9 and len(p)==9, (s,p); \
 assert all(open(f,\"rb\").read(8)==bytes([137,80,78,71,13,10,26,10]) for f in p), p; \
-assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 6 figures\")' $out")
+assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 9 figures\")' $out")
   set_tests_properties(tools.figures PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
 
@@ -90,7 +90,7 @@ endif()
 
 # pciebench and ecibench share one subcommand dispatch: "help COMMAND", an
 # unknown command naming the known ones, exit codes (under a second).
-if(TARGET pciebench AND TARGET ecibench)
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.subcommands
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-subcommands.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.subcommands PROPERTIES TIMEOUT 60 LABELS tools)

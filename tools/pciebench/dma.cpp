@@ -98,6 +98,7 @@ outcome run_latency(const IO &io, test t, xdma::channel &h2c, xdma::channel &c2h
 		    std::uint64_t iters)
 {
 	outcome out;
+	h2c.time_phases(true); // the phase breakdown below (off by default: it reads the clock)
 	auto rd = h2c.ops(io);
 	auto wr = c2h.ops(io);
 	const std::size_t n = s.h2c.size();

@@ -8,7 +8,8 @@
 #include "common/options.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
+
 #include <pioc/sim/pcie_link.hpp>
 
 #include <fmt/format.h>

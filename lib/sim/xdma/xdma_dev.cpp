@@ -10,7 +10,7 @@
 
 #include <pioc/error.hpp>
 #include <pioc/regs/pio_dev.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/pcie_model.hpp>
 #include <pioc/sim/host_memory.hpp>
 
