@@ -52,7 +52,7 @@ expect_usage "$devd" --list --bogus "unknown option --bogus"
 
 # --help: every kind of device, options with unit and default.
 help=$("$pb" --help) || say FAIL "pciebench --help exited $?"
-for d in sim:pio sim:xdma sim:xdma_pio sim:nic_pio rtl:pio rtl:xdma 0000:01:00.0 10ee:9038 kmod: sysfs: xilinx:; do
+for d in sim:pio sim:xdma sim:xdma_pio sim:nic_pio rtl:pio rtl:xdma rtl:nic_pio 0000:01:00.0 10ee:9038 kmod: sysfs: xilinx:; do
 	grep -qF -- "$d" <<<"$help" && say ok "pciebench --help names $d" || say FAIL "pciebench --help does not name $d"
 done
 pio_help=$("$pb" pio --help)

@@ -319,8 +319,8 @@ std::string device_kinds_help()
 	// The registry holds the RTL devices only in -DPIOC_RTL=ON builds; the
 	// user of any build must learn they exist.
 	if (!have_rtl)
-		rows.emplace_back("rtl:pio, rtl:xdma", "the Verilated RTL of the PIO and XDMA images: not in this build "
-						       "(configure with -DPIOC_RTL=ON)");
+		rows.emplace_back("rtl:pio, rtl:xdma, rtl:nic_pio", "the Verilated RTL of the PIO, XDMA and PIO NIC "
+									"images: not in this build (configure with -DPIOC_RTL=ON)");
 	rows.emplace_back("SIM@PRESET", "a simulated device with another link timing: sim:pio@enzian-gen3x8 "
 					"(default pc-gen3x16)");
 	rows.emplace_back("0000:01:00.0, 01:00.0", "a PCI function on this machine (measured time): through the "
@@ -331,12 +331,15 @@ std::string device_kinds_help()
 	rows.emplace_back("xilinx:/dev/xdma0[:CH]", "the stock Xilinx XDMA driver's char devices (pciebench dma "
 						    "only, measured time)");
 	std::string out = "devices (--device SPEC; 'pioc-info' lists this machine's, Documentation/devices.md):\n";
-	constexpr std::size_t col = 26;
+	constexpr std::size_t col = 26; // a longer spec starts its text on the next line
 	for (const auto &[spec, what] : rows) {
 		std::string text = wrap(what, help_width - col);
 		for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', nl + 1))
 			text.insert(nl + 1, std::string(col, ' '));
-		out += fmt::format("  {:<{}}{}\n", spec, col - 2, text);
+		if (spec.size() + 3 > col)
+			out += fmt::format("  {}\n{:<{}}{}\n", spec, "", col, text);
+		else
+			out += fmt::format("  {:<{}}{}\n", spec, col - 2, text);
 	}
 	return out;
 }
