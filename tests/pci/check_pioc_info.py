@@ -104,13 +104,15 @@ with tempfile.TemporaryDirectory() as root:
     check("Gen3 x8 (8 GT/s), capable Gen3 x16" in text, "human output shows the link")
     check("256 B / 512 B" in text and "1 MiB" in text, "human output shows MPS/MRRS and BAR sizes")
 
-# 4. Unknown device: the documented error and exit status 1.
+# 4. Unknown device: the documented error and exit status 1 (an unknown
+# simulated name is a bad command line: 2).
 p = run("--device", "0000:ff:1f.7")
 check(p.returncode == 1, f"unknown device exits 1 (got {p.returncode})")
 check("no PCI function 0000:ff:1f.7" in p.stderr and "pioc-info --all" in p.stderr,
       f"unknown device names it and points to --all (got {p.stderr.strip()!r})")
 p = run("--device", "sim:nope")
-check(p.returncode == 1 and "no simulated device 'sim:nope'" in p.stderr, "unknown sim device is named")
+check(p.returncode == 2 and "--device sim:nope: no simulated device 'sim:nope'" in p.stderr,
+      "an unknown sim device is a bad command line naming the option and the device")
 p = run("--bogus")
 check(p.returncode == 2, "a bad option exits 2")
 

@@ -51,9 +51,20 @@ endif()
 # pciebench --help names every kind of device, the RTL ones included.
 if(TARGET pciebench)
   add_test(NAME tools.pciebench_help_devices
-    COMMAND sh -c "out=$($<TARGET_FILE:pciebench> --help) && for d in sim:pio sim:xdma rtl:pio rtl:xdma 0000:01:00.0; do \
+    COMMAND sh -c "out=$($<TARGET_FILE:pciebench> --help) && for d in sim:pio sim:xdma sim:xdma_pio sim:nic_pio rtl:pio rtl:xdma 0000:01:00.0 kmod: xilinx:; do \
 case \"$out\" in *\"$d\"*) ;; *) echo \"pciebench --help does not name $d\"; exit 1;; esac; done; echo ok")
   set_tests_properties(tools.pciebench_help_devices PROPERTIES TIMEOUT 60 LABELS tools)
+endif()
+
+# The command line of pciebench, pioc-info and pioc-devd (CLI11, tools/common/
+# options): bad options, sizes, counts and devices exit 2 naming the option,
+# the value and the rule; --help shows units, defaults and every device kind.
+# Opens no device: under a second.
+if(TARGET pciebench AND TARGET pioc-info AND TARGET pioc-devd)
+  add_test(NAME tools.cli
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-cli.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:pioc-info>
+      $<TARGET_FILE:pioc-devd>)
+  set_tests_properties(tools.cli PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
 
 # make figures still works (the tools' options it uses exist, every figure is

@@ -1,7 +1,9 @@
 /** @file
- * Subcommand dispatch shared by the tools that have subcommands (pciebench,
- * ecibench): "TOOL COMMAND [options]", "TOOL --help", "TOOL help COMMAND".
- * A command runs with argv[0] = "TOOL COMMAND" and its own options after it.
+ * The old subcommand dispatch, kept only while ecibench uses it: pciebench
+ * dispatches through tool::command (options.hpp, CLI11), and so will
+ * ecibench, then this file goes. It dispatches "TOOL COMMAND [options]",
+ * "TOOL --help", "TOOL help COMMAND". A command runs with argv[0] =
+ * "TOOL COMMAND" and its own options after it.
  */
 #pragma once
 

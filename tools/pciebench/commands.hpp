@@ -1,8 +1,12 @@
 // The subcommands of pciebench: one line each. To add one, add a line
 // X(name, "one-line help") here and define
-//   int pciebench_<name>(int argc, char **argv);   // argv[0] = "pciebench <name>"
-// in tools/pciebench/<name>.cpp. main.cpp builds its table and --help from this list.
+//   pioc::tool::tool::body pciebench_<name>(CLI::App &cmd);
+// in tools/pciebench/<name>.cpp: it adds the command's options to cmd and
+// returns what runs after a good parse (common/options.hpp). main.cpp adds
+// every command of this list.
 #pragma once
+
+#include "common/options.hpp"
 
 #define PCIEBENCH_COMMANDS(X)                                                                    \
 	X(pio, "PIO latency (write, read, write-then-read invocation) and PIO stream throughput") \
@@ -11,6 +15,6 @@
 	X(crossover, "PIO vs DMA latency: offset+slope fits and the size where DMA wins") \
 	X(offload, "Bloom-filter offload (paper Fig. 12): CPU vs PIO vs DMA vs ECI, hashes checked")
 
-#define PCIEBENCH_DECLARE(name, help) int pciebench_##name(int argc, char **argv);
+#define PCIEBENCH_DECLARE(name, help) pioc::tool::tool::body pciebench_##name(CLI::App &cmd);
 PCIEBENCH_COMMANDS(PCIEBENCH_DECLARE)
 #undef PCIEBENCH_DECLARE

@@ -3,7 +3,8 @@
 // which DMA starts to win is printed. PIO: one write_read invocation of the
 // PIO image (pioc/pio.hpp); DMA: the same request sent to the card (H2C) and
 // the response fetched back (C2H) by the XDMA driver.
-#include "common/cli.hpp"
+#include "commands.hpp"
+#include "common/options.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -47,33 +48,47 @@ fit least_squares(const std::vector<double> &x, const std::vector<double> &y)
 	return f;
 }
 
-int run_crossover(int argc, char **argv)
+struct crossover_opts {
+	bench_options common;
+	std::vector<std::uint64_t> sizes;
+	xdma::completion mode = xdma::completion::writeback;
+	std::string pio_device;
+};
+
+void add_crossover_options(CLI::App &c, crossover_opts &x)
 {
-	bench_options o;
+	bench_options &o = x.common;
 	o.device = "sim:xdma";
 	o.iterations = 1000;
 	o.warmup = 50;
 	o.mem = mem_type::wc;
-	std::string sizes = "64,256,512,1K,2K,4K,8K", completion = "writeback", pio_device;
-	cli c(argv[0], "PIO vs DMA latency over sizes: offset + slope fits and the size where DMA starts to win.");
-	add_bench_options(c, o, opt_all, "memory type of the PIO mapping (BAR0): uc, wc or wt [default: wc]");
-	c.value("sizes", "LIST", "request sizes (PIO: at most 8 KiB)", sizes, 's');
-	c.value("completion", "MODE", "DMA completion: writeback, count or interrupt", completion);
-	c.value("pio-device", "SPEC", "device with the PIO image on BAR0 (default: --device)", pio_device);
-	c.epilog("PIO op: write_read (request into REQ, doorbell, status read, response from RESP).\n"
+	add_bench_options(c, o, opt_all, "memory type of the PIO mapping (BAR0)");
+	c.get_option("--device")->description("an XDMA device (its DMA engines; its BAR0 for PIO unless "
+					      "--pio-device): sim:xdma, sim:xdma_pio, rtl:xdma or a PCI function");
+	add_sizes(c, "--sizes,-s", x.sizes, "64,256,512,1K,2K,4K,8K",
+		  fmt::format("request sizes in bytes, 1..{} (the PIO payload); at least two", pio::max_payload));
+	add_parsed(c, "--completion", "DMA completion: writeback, count or interrupt",
+		   [&x](std::string_view v) { x.mode = xdma::completion_from(v); }, "MODE",
+		   std::string(xdma::to_string(x.mode)));
+	add_text(c, "--pio-device", x.pio_device,
+		 "device with the PIO image on BAR0 (sim:xdma, sim:xdma_pio, rtl:xdma, PCI) [default: --device]", "SPEC");
+	c.footer("PIO op: write_read (request into REQ, doorbell, status read, response from RESP).\n"
 		 "DMA op: H2C of the request to card memory, then C2H of a response of the same size.\n"
 		 "On simulated devices every time is SIMULATED (link, PIO image and XDMA engine models).");
-	if (!c.parse(argc, argv))
-		return exit_ok;
-	const auto sz = parse_size_list(sizes);
+}
+
+int run_crossover(const crossover_opts &opts)
+{
+	const bench_options &o = opts.common;
+	const auto &sz = opts.sizes;
 	for (auto s : sz)
 		if (s == 0 || s > pio::max_payload)
 			throw usage_error(fmt::format("--sizes: {} is outside 1..{} (PIO payload)", s, pio::max_payload));
 	if (sz.size() < 2)
 		throw usage_error("--sizes: a fit needs at least two sizes");
-	const auto mode = xdma::completion_from(completion);
-	device dev = device::open(o.device);
-	device pdev = pio_device.empty() ? dev : device::open(pio_device);
+	const auto mode = opts.mode;
+	device dev = open_device(o.device);
+	device pdev = opts.pio_device.empty() ? dev : open_device(opts.pio_device, "--pio-device");
 
 	bench::report rep;
 	rep.tool = "pciebench crossover";
@@ -179,7 +194,9 @@ int run_crossover(int argc, char **argv)
 } // namespace
 } // namespace pioc::tool
 
-int pciebench_crossover(int argc, char **argv)
+pioc::tool::tool::body pciebench_crossover(CLI::App &cmd)
 {
-	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_crossover(argc, argv); });
+	auto o = std::make_shared<pioc::tool::crossover_opts>();
+	pioc::tool::add_crossover_options(cmd, *o);
+	return [o] { return pioc::tool::run_crossover(*o); };
 }

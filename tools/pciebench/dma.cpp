@@ -8,7 +8,9 @@
 //  BW_RDWR   H2C and C2H at once on two channels
 //
 // Timed loops are templates over the I/O view, entered once via visit().
-#include "common/cli.hpp"
+#include "commands.hpp"
+#include "common/options.hpp"
+#include "common/progress.hpp"
 #include "pciebench/dma_check.hpp"
 
 #include <pioc/bench/histogram.hpp>
@@ -252,44 +254,53 @@ int run_xilinx(const dma_opts &o, const std::string &spec)
 	return exit_ok;
 }
 
-// The command line into @p o; false if --help was printed. @p cache keeps the
-// --cache text for the report.
-bool parse_dma_options(int argc, char **argv, dma_opts &o, std::string &cache)
+// The options into @p o (its values are the defaults --help shows).
+void add_dma_options(CLI::App &c, dma_opts &o)
 {
 	o.common.device = "sim:xdma";
 	o.common.iterations = 2000;
 	o.common.warmup = 100;
-	std::string tests = "LAT_RD,LAT_WRRD,BW_RD,BW_WR,BW_RDWR", sizes = "64,256,1K,4K,16K,64K";
-	std::string completion = "writeback";
-	cli c(argv[0], "pcie-bench DMA suite on an XDMA engine (user-space descriptor driver).");
+	o.tests = {test::lat_rd, test::lat_wrrd, test::bw_rd, test::bw_wr, test::bw_rdwr};
 	add_bench_options(c, o.common, opt_device | opt_format | opt_cpu | opt_iterations | opt_quiet);
-	c.value("tests", "LIST", "LAT_RD, LAT_WRRD, BW_RD, BW_WR, BW_RDWR", tests, 't');
-	c.value("sizes", "LIST", "transfer sizes: 64,4K or 64..64K", sizes, 's');
-	c.value("window", "BYTES", "host buffer the transfers walk through (pcie-bench window size)", o.window, 1,
-		1ull << 30);
-	c.value("offset", "BYTES", "host offset of every transfer inside its slot (alignment studies)", o.offset, 0,
-		4095);
-	c.value("cache", "MODE", "host cache state before each run: warm, thrash (lines flushed) or host-warm "
-				 "(CPU wrote them last)",
-		cache);
-	c.option("numa", "NODE", "NUMA node of the buffers (the pioc module allocates on the device's node)",
-		 [&](std::string_view v) { o.numa = int(parse_count(v)); });
-	c.value("completion", "MODE", "writeback (poll host memory), count (poll the register) or interrupt "
-				      "(MSI-X -> eventfd)",
-		completion);
-	c.value("queue-depth", "N", "transfers in flight for BW_* (chained into runs)", o.qd, 1, 1024, 'Q');
-	c.value("channel", "N", "H2C/C2H channel pair to use (BW_RDWR and LAT_WRRD use both directions)", o.channel,
-		0, 3);
-	c.option("card-addr", "ADDR",
-		 "card (AXI) address of the device-side buffer (default 0; on a simulated device the first "
-		 "address for plain data: rtl:xdma's BRAM window)",
-		 [&](std::string_view v) {
-			 o.card = parse_count(v);
-			 o.card_given = true;
-		 });
-	c.option("bar", "N", "XDMA config BAR (default: found by its identifier registers)",
-		 [&](std::string_view v) { o.bar = int(parse_count(v)); });
-	c.epilog("latency rows: p50 etc. of doorbell -> completion seen (LAT_WRRD: both transfers); phase columns\n"
+	c.get_option("--device")->description("an XDMA device: sim:xdma, sim:xdma_pio, rtl:xdma, a PCI function or "
+					      "xilinx:/dev/xdma0[:CH] (every kind: 'pciebench --help')");
+	add_name_list(c, "--tests,-t", test_names, o.tests, "test", "tests (see the top of this help)");
+	add_sizes(c, "--sizes,-s", o.sizes, "64,256,1K,4K,16K,64K", "transfer sizes in bytes");
+	add_count(c, "--window", o.window, 1, 1ull << 30,
+		  "bytes of host buffer the transfers walk through (pcie-bench window size; 64k = 64000)", "BYTES");
+	add_count(c, "--offset", o.offset, 0, 4095,
+		  "bytes from the start of each slot to the transfer (alignment studies)", "BYTES");
+	add_name(c, "--cache", cache_mode_names, o.cache, "cache mode",
+		 "host cache state before each run (hardware only; no effect on sim:xdma): thrash flushes the lines, "
+		 "host-warm has the CPU write them last");
+	add_parsed(c, "--numa", "NUMA node of the buffers (hardware only: the pioc module allocates on the device's node)",
+		   [&o](std::string_view v) { o.numa = int(parse_count(v)); }, "NODE", "the device's");
+	add_parsed(c, "--completion",
+		   "how a run's end is seen: writeback (poll host memory), count (poll the register) or interrupt "
+		   "(MSI-X -> eventfd)",
+		   [&o](std::string_view v) { o.mode = xdma::completion_from(v); }, "MODE",
+		   std::string(xdma::to_string(o.mode)));
+	add_count(c, "--queue-depth,-Q", o.qd, 1, 1024, "transfers in flight for BW_* (chained into runs)");
+	add_count(c, "--channel", o.channel, 0, 3,
+		  "H2C/C2H channel pair to use (BW_RDWR and LAT_WRRD use both directions)");
+	add_parsed(c, "--card-addr",
+		   "card (AXI) address of the device-side buffer (on a simulated device the first address for "
+		   "plain data: rtl:xdma's BRAM window)",
+		   [&o](std::string_view v) {
+			   o.card = parse_count(v);
+			   o.card_given = true;
+		   },
+		   "ADDR", "0; simulated: the device's data base");
+	add_parsed(c, "--bar", "XDMA config BAR", [&o](std::string_view v) { o.bar = int(parse_count(v)); }, "N",
+		   "found by its identifier registers");
+	c.footer("tests:\n"
+		 "  LAT_RD    one device read of host memory (H2C) at a time: doorbell -> completion seen\n"
+		 "  LAT_WRRD  a device write to host memory (C2H) then a read of it back (H2C)\n"
+		 "  BW_RD     H2C transfers with --queue-depth in flight, bytes / elapsed\n"
+		 "  BW_WR     C2H likewise\n"
+		 "  BW_RDWR   H2C and C2H at once on two channels\n"
+		 "\n"
+		 "latency rows: p50 etc. of doorbell -> completion seen (LAT_WRRD: both transfers); phase columns\n"
 		 "(bandwidth rows: percentiles are of the interval between completions)\n"
 		 "build/doorbell/complete_p50_ns split the H2C run. Bandwidth rows: gbps (10^9 bit/s) measured\n"
 		 "beside model_gbps from the pcie-bench model with the device's MPS/MRRS and link.\n"
@@ -297,21 +308,6 @@ bool parse_dma_options(int argc, char **argv, dma_opts &o, std::string &cache)
 		 "--device xilinx:/dev/xdma0[:CH] runs through the stock Xilinx driver's char devices\n"
 		 "(pread/pwrite only, one I/O thread per transfer in flight for --queue-depth: the stock\n"
 		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).");
-	if (!c.parse(argc, argv))
-		return false;
-	for (const auto &w : split_list(tests, "--tests")) {
-		auto t = parse_name(test_names, w);
-		if (!t)
-			throw usage_error("--tests: " + unknown_name(test_names, w, "test"));
-		o.tests.push_back(*t);
-	}
-	o.sizes = parse_size_list(sizes);
-	auto cm = parse_name(cache_mode_names, cache);
-	if (!cm)
-		throw usage_error("--cache: " + unknown_name(cache_mode_names, cache, "cache mode"));
-	o.cache = *cm;
-	o.mode = xdma::completion_from(completion);
-	return true;
 }
 
 // The whole card window of every size must fit the card's address space: say
@@ -396,15 +392,12 @@ bench::result result_of(test t, std::uint64_t size, const outcome &out, const pc
 	return r;
 }
 
-int run_dma(int argc, char **argv)
+int run_dma(dma_opts &o, const std::string &name)
 {
-	dma_opts o;
-	std::string cache = "warm";
-	if (!parse_dma_options(argc, argv, o, cache))
-		return exit_ok;
+	const std::string cache(pioc::name_of(cache_mode_names, o.cache));
 	if (o.common.device.rfind("xilinx:", 0) == 0)
 		return run_xilinx(o, o.common.device);
-	device dev = device::open(o.common.device);
+	device dev = open_device(o.common.device);
 	if (o.numa && !dev.simulated() && dev.info().numa_node >= 0 && *o.numa != dev.info().numa_node)
 		throw error(errc::not_supported,
 			    fmt::format("{}: --numa {}: DMA buffers come from the pioc module on the device's node {}",
@@ -426,7 +419,7 @@ int run_dma(int argc, char **argv)
 	bench::report rep = describe_dma_run(dev, x, o, cache, model);
 
 	// Progress counts timed iterations, reported between tests.
-	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size() * o.common.iterations, o.common.quiet);
+	progress prog(name, o.tests.size() * o.sizes.size() * o.common.iterations, o.common.quiet);
 	std::uint64_t done = 0, checked = 0;
 	for (std::uint64_t size : o.sizes) {
 		const std::uint64_t stride = std::max<std::uint64_t>(size + o.offset, 64);
@@ -477,7 +470,9 @@ int run_dma(int argc, char **argv)
 } // namespace
 } // namespace pioc::tool
 
-int pciebench_dma(int argc, char **argv)
+pioc::tool::tool::body pciebench_dma(CLI::App &cmd)
 {
-	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_dma(argc, argv); });
+	auto o = std::make_shared<pioc::tool::dma_opts>();
+	pioc::tool::add_dma_options(cmd, *o);
+	return [o, &cmd] { return pioc::tool::run_dma(*o, pioc::tool::full_name(cmd)); };
 }

@@ -1,7 +1,8 @@
 // pciebench model: the pcie-bench PCIe bandwidth model (pcie-model.md).
 // Scripts depend on the --json shape: {raw_gbps, tlp_gbps, rows: [{size,
 // write_gbps, read_gbps, rdwr_rx_gbps, rdwr_tx_gbps}]}, Gb/s, unrounded.
-#include "common/cli.hpp"
+#include "commands.hpp"
+#include "common/options.hpp"
 
 #include <pioc/device.hpp>
 #include <pioc/pcie_model.hpp>
@@ -15,42 +16,49 @@
 namespace pioc::tool {
 namespace {
 
-int run_model(int argc, char **argv)
-{
+struct model_opts {
 	pcie_model::params p;
 	std::uint64_t gen = p.gen, lanes = p.lanes, mps = p.mps, mrrs = p.mrrs, rcb = p.rcb, addr = p.addr_bits;
-	std::string sizes = "64,128,256,512,1024,1500,2048,4096", device;
+	std::vector<std::uint64_t> sizes;
+	std::string device;
 	bool json = false;
-	cli c(argv[0], "The PCIe bandwidth model of pcie-bench: effective write, read and read+write bandwidth per "
-		       "transfer size (Gb/s = 10^9 bit/s).");
-	c.value("gen", "N", "PCIe generation 1..7 (6, 7: rough guess with gen5 tables)", gen, 1, 7);
-	c.value("lanes", "N", "lanes: 1, 2, 4, 8, 16, 32", lanes, 1, 32);
-	c.value("mps", "BYTES", "max payload size 128..4096", mps, 128, 4096);
-	c.value("mrrs", "BYTES", "max read request size 128..4096", mrrs, 128, 4096);
-	c.value("rcb", "BYTES", "read completion boundary: 64 or 128", rcb, 64, 128);
-	c.flag("rcb-chunks", "completions cut at the RCB instead of MPS", p.rcb_chunks);
-	c.value("addr", "BITS", "address width of MWr/MRd headers: 32 or 64", addr, 32, 64);
-	c.flag("ecrc", "a 4-byte ECRC digest on every TLP", p.ecrc);
-	c.value("sizes", "LIST", "transfer sizes in bytes: 64,256,1500 or 64..4K (powers of two)", sizes, 's');
-	c.value("device", "SPEC",
-		"take generation, lanes (from the OS) and MPS/MRRS (from the XDMA config block) from a device; "
-		"explicit options win",
-		device, 'd');
-	c.flag("json", "one JSON object: raw_gbps, tlp_gbps, rows [{size, write_gbps, read_gbps, rdwr_rx_gbps, "
-		       "rdwr_tx_gbps}]",
-	       json);
-	c.epilog("worked example (pcie-model.md): pciebench model --gen 3 --lanes 8 --mps 256 --mrrs 512 --rcb 64 "
+};
+
+void add_model_options(CLI::App &c, model_opts &o)
+{
+	add_count(c, "--gen", o.gen, 1, 7, "PCIe generation 1..7 (6, 7: rough guess with gen5 tables)");
+	add_count(c, "--lanes", o.lanes, 1, 32, "lanes: 1, 2, 4, 8, 16, 32");
+	add_count(c, "--mps", o.mps, 128, 4096, "max payload size in bytes, 128..4096", "BYTES");
+	add_count(c, "--mrrs", o.mrrs, 128, 4096, "max read request size in bytes, 128..4096", "BYTES");
+	add_count(c, "--rcb", o.rcb, 64, 128, "read completion boundary in bytes: 64 or 128", "BYTES");
+	c.add_flag("--rcb-chunks", o.p.rcb_chunks, "completions cut at the RCB instead of MPS");
+	add_count(c, "--addr", o.addr, 32, 64, "address width of MWr/MRd headers in bits: 32 or 64", "BITS");
+	c.add_flag("--ecrc", o.p.ecrc, "a 4-byte ECRC digest on every TLP");
+	add_sizes(c, "--sizes,-s", o.sizes, "64,128,256,512,1024,1500,2048,4096", "transfer sizes in bytes");
+	add_text(c, "--device,-d", o.device,
+		 "take generation, lanes (from the OS) and MPS/MRRS (from the XDMA config block) from a device "
+		 "(any spec; sim:* report their modelled link); explicit options win [default: none, the options]",
+		 "SPEC");
+	c.add_flag("--json", o.json,
+		   "one JSON object: raw_gbps, tlp_gbps, rows [{size, write_gbps, read_gbps, rdwr_rx_gbps, "
+		   "rdwr_tx_gbps}]");
+	c.footer("worked example (pcie-model.md): pciebench model --gen 3 --lanes 8 --mps 256 --mrrs 512 --rcb 64 "
 		 "--sizes 64,256,1500\n"
 		 "  -> raw 63.02, TLP 57.88; 64 B: write 42.10, read 44.10, read+write 33.08 Gb/s");
-	if (!c.parse(argc, argv))
-		return exit_ok;
+}
+
+int run_model(model_opts &o, const CLI::App &c)
+{
+	auto given = [&c](const char *name) { return c.count(name) > 0; };
+	pcie_model::params &p = o.p;
+	std::uint64_t gen = o.gen, lanes = o.lanes, mps = o.mps, mrrs = o.mrrs;
 	std::string source = "command line";
-	if (!device.empty()) {
-		pioc::device dev = pioc::device::open(device);
+	if (!o.device.empty()) {
+		pioc::device dev = open_device(o.device);
 		const auto &l = dev.info().link;
-		if (!c.given("gen") && l.gen)
+		if (!given("--gen") && l.gen)
 			gen = l.gen;
-		if (!c.given("lanes") && l.width)
+		if (!given("--lanes") && l.width)
 			lanes = l.width;
 		unsigned dm = l.mps, dr = l.mrrs;
 		try {
@@ -60,22 +68,17 @@ int run_model(int argc, char **argv)
 		} catch (const error &) {
 			source = dev.spec() + " (OS link info)";
 		}
-		if (!c.given("mps") && dm)
+		if (!given("--mps") && dm)
 			mps = dm;
-		if (!c.given("mrrs") && dr)
+		if (!given("--mrrs") && dr)
 			mrrs = dr;
 	}
 	p.gen = unsigned(gen), p.lanes = unsigned(lanes), p.mps = unsigned(mps), p.mrrs = unsigned(mrrs);
-	p.rcb = unsigned(rcb), p.addr_bits = unsigned(addr);
-	std::vector<std::uint64_t> sz;
-	try {
-		sz = parse_size_list(sizes);
-	} catch (const std::exception &e) {
-		throw usage_error(fmt::format("--sizes: {}", e.what()));
-	}
+	p.rcb = unsigned(o.rcb), p.addr_bits = unsigned(o.addr);
+	const std::vector<std::uint64_t> &sz = o.sizes;
 	pcie_model::model m(p);
 	const auto rows = m.evaluate(sz);
-	if (json) {
+	if (o.json) {
 		nlohmann::json j;
 		j["raw_gbps"] = m.raw_gbps();
 		j["tlp_gbps"] = m.tlp_gbps();
@@ -107,7 +110,9 @@ int run_model(int argc, char **argv)
 } // namespace
 } // namespace pioc::tool
 
-int pciebench_model(int argc, char **argv)
+pioc::tool::tool::body pciebench_model(CLI::App &cmd)
 {
-	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_model(argc, argv); });
+	auto o = std::make_shared<pioc::tool::model_opts>();
+	pioc::tool::add_model_options(cmd, *o);
+	return [o, &cmd] { return pioc::tool::run_model(*o, cmd); };
 }

@@ -9,7 +9,9 @@
 //   eci  Fig. 5a invocations over ECI with the device computing the hashes
 //        (messages of up to 16 KiB)
 // Every answer is checked against pioc/bloom_hash.hpp after the timed runs.
-#include "common/cli.hpp"
+#include "commands.hpp"
+#include "common/options.hpp"
+#include "common/progress.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -94,6 +96,8 @@ struct paths {
 	bench_options common;
 	std::string pio_device = "sim:pio", dma_device = "sim:xdma_pio";
 	bool pipelined = false;
+	std::vector<std::string> which{"cpu", "pio", "dma", "eci"}; ///< the paths to run
+	std::vector<std::uint64_t> sizes;
 };
 
 // ---------------------------------------------------------------- cpu
@@ -261,43 +265,50 @@ bench::result run_dma(const std::vector<std::uint8_t> &req, const paths &p, devi
 	return r;
 }
 
-int run_offload(int argc, char **argv)
+void add_offload_options(CLI::App &c, paths &p)
 {
-	paths p;
 	p.common.iterations = 50;
 	p.common.warmup = 3;
-	std::string which = "cpu,pio,dma,eci", sizes = "128,512,1K,2K,4K,8K,16K,32K";
-	cli c(argv[0], "the Bloom-filter offload of the paper (Sec. 6.5, Fig. 12) over every path");
+	p.common.mem = mem_type::wc;
 	add_bench_options(c, p.common, opt_format | opt_cpu | opt_iterations | opt_quiet | opt_mem_type,
-			  "memory type of the PIO mapping: uc, wc or wt [default: wc]");
-	c.value("paths", "LIST", "cpu (this core, measured), pio, dma, eci", which);
-	c.value("sizes", "LIST", "batch sizes in bytes, whole 128-byte elements (128 .. 1M)", sizes, 's');
-	c.value("pio-device", "SPEC", "device for the pio path", p.pio_device);
-	c.value("dma-device", "SPEC", "XDMA device whose engines reach the PIO image (sim:xdma_pio, rtl:xdma, or the "
-				      "VCU118's PCI address)",
-		p.dma_device);
-	c.flag("pipelined", "eci path: all lines of a message in flight at once", p.pipelined);
-	c.epilog("Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
+			  "memory type of the PIO mapping");
+	add_parsed(c, "--paths",
+		   "cpu (this core, measured), pio (--pio-device), dma (--dma-device), eci (the simulated coherent "
+		   "device)",
+		   [&p](std::string_view v) {
+			   p.which = split_list(v, "path");
+			   for (auto &w : p.which)
+				   if (w != "cpu" && w != "pio" && w != "dma" && w != "eci")
+					   throw usage_error(fmt::format("unknown path '{}' (cpu, pio, dma, eci)", w));
+		   },
+		   "LIST", "cpu,pio,dma,eci");
+	add_sizes(c, "--sizes,-s", p.sizes, "128,512,1K,2K,4K,8K,16K,32K",
+		  "batch sizes in bytes, whole 128-byte elements (128 .. 1M)");
+	add_text(c, "--pio-device", p.pio_device, "device for the pio path (sim:pio, rtl:pio, PCI)", "SPEC");
+	add_text(c, "--dma-device", p.dma_device,
+		 "XDMA device whose engines reach the PIO image (sim:xdma_pio, rtl:xdma, or the VCU118's PCI address)",
+		 "SPEC");
+	c.add_flag("--pipelined", p.pipelined, "eci path: all lines of a message in flight at once");
+	c.footer("Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
 		 "element back; the answers are checked against pioc/bloom_hash.hpp. The cpu path is\n"
 		 "measured on this core; the others are SIMULATED on the built-in devices (column 'time').\n"
 		 "example: pciebench offload --sizes 128..16K --json");
-	if (!c.parse(argc, argv))
-		return exit_ok;
-	auto sz = parse_size_list(sizes);
+}
+
+int run_offload(paths &p, const std::string &name)
+{
+	const auto &sz = p.sizes;
 	for (auto s : sz)
 		if (s == 0 || s % bloom::element_bytes || s > (1u << 20))
 			throw usage_error(fmt::format("--sizes: {} is not a whole number of 128-byte elements in 128 .. 1M",
 						      s));
-	auto list = split_list(which, "--paths");
-	for (auto &w : list)
-		if (w != "cpu" && w != "pio" && w != "dma" && w != "eci")
-			throw usage_error(fmt::format("--paths: unknown path '{}' (cpu, pio, dma, eci)", w));
+	const auto &list = p.which;
 	auto has = [&](const char *w) { return std::find(list.begin(), list.end(), w) != list.end(); };
 	std::optional<device> pdev, ddev;
 	if (has("pio"))
-		pdev.emplace(device::open(p.pio_device));
+		pdev.emplace(open_device(p.pio_device, "--pio-device"));
 	if (has("dma"))
-		ddev.emplace(device::open(p.dma_device));
+		ddev.emplace(open_device(p.dma_device, "--dma-device"));
 
 	bench::report rep;
 	rep.tool = "pciebench offload";
@@ -307,7 +318,7 @@ int run_offload(int argc, char **argv)
 	rep.simulated = (has("pio") && pdev->simulated()) || (has("dma") && ddev->simulated()) || has("eci");
 	rep.cpu = pin_timing_thread(pdev ? pdev->info() : device_info{}, p.common);
 	rep.extra["function"] = "bloom: k = 8 hashes per 128-byte element";
-	progress prog(std::string(argv[0]), list.size() * sz.size(), p.common.quiet, "runs");
+	progress prog(name, list.size() * sz.size(), p.common.quiet, "runs");
 	std::uint64_t done = 0;
 	for (auto &w : list)
 		for (auto s : sz) {
@@ -331,7 +342,9 @@ int run_offload(int argc, char **argv)
 } // namespace
 } // namespace pioc::tool
 
-int pciebench_offload(int argc, char **argv)
+pioc::tool::tool::body pciebench_offload(CLI::App &cmd)
 {
-	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_offload(argc, argv); });
+	auto p = std::make_shared<pioc::tool::paths>();
+	pioc::tool::add_offload_options(cmd, *p);
+	return [p, &cmd] { return pioc::tool::run_offload(*p, pioc::tool::full_name(cmd)); };
 }

@@ -5,7 +5,9 @@
 // entered once through region::visit() and pio::with_mem_type(): the loop
 // body has no virtual call, lock or backend branch. Checks of the data run
 // after the second timestamp of each iteration.
-#include "common/cli.hpp"
+#include "commands.hpp"
+#include "common/options.hpp"
+#include "common/progress.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -255,47 +257,34 @@ examples:
   pciebench pio --timing enzian-gen3x8 --sizes 64..8K --iterations 100k --csv
   pciebench pio --device 0000:01:00.0 --cpu 2        # hardware, pinned to CPU 2)";
 
-pio_options parse_args(int argc, char **argv, bool &help)
+// The options into @p o; checks that need several options run in finish().
+void add_options(CLI::App &cmd, pio_options &o)
 {
-	pio_options o;
 	o.common.mem = mem_type::wc;
-	std::string sizes = "8..8K", ops = "write,read,write_read,write_stream,read_stream";
-	cli c(argv[0], "PIO latency and throughput between the CPU and the PIO test image over PCIe.");
-	add_bench_options(c, o.common, opt_all,
-			  "memory type of the BAR mapping: uc, wc (write-combining) or wt (write-through) [default: wc]");
-	c.value("sizes", "LIST", "payload sizes: 8,64,4K or powers of two 8..8K, mixed 8..64,100", sizes, 's');
-	c.value("ops", "LIST", "operations: write,read,write_read,write_stream,read_stream (see below)", ops);
-	c.option("op-code", "OP", "function the device applies in write_read: echo, not, add1 or bloom",
-		 [&](std::string_view v) {
-			 auto x = pio::parse_op(v);
-			 if (!x)
-				 throw usage_error(unknown_name(pio::op_names, v, "op code"));
-			 o.code = *x;
-		 },
-		 0, "echo");
-	c.value("timing", "PRESET",
-		"simulated link timing (sim devices only): pc-gen3x16 (Core i7 + VCU118) or enzian-gen3x8 "
-		"(ThunderX-1); same as --device sim:pio@PRESET",
-		o.timing);
-	c.value("retries", "N", "NOT_READY answers tolerated per invocation before failing with a timeout",
-		o.retries, 0, 1000);
-	c.epilog(epilog_text);
-	help = !c.parse(argc, argv);
-	if (help)
-		return o;
+	o.ops = {bench_op::write, bench_op::read, bench_op::write_read, bench_op::write_stream, bench_op::read_stream};
+	add_bench_options(cmd, o.common, opt_all, "memory type of the BAR0 mapping");
+	cmd.get_option("--device")->description(
+		"device with the PIO image on BAR0: sim:pio, sim:xdma, sim:xdma_pio, rtl:pio, rtl:xdma or a PCI "
+		"function (every kind: 'pciebench --help')");
+	add_sizes(cmd, "--sizes,-s", o.sizes, "8..8K",
+		  fmt::format("payload bytes, 1..{} (the REQ/RESP windows of the PIO image)", pio::max_payload));
+	add_name_list(cmd, "--ops", bench_op_names, o.ops, "operation", "operations, see below");
+	add_name(cmd, "--op-code", pio::op_names, o.code, "op code", "function the device applies in write_read");
+	add_text(cmd, "--timing", o.timing,
+		 "link timing of a simulated device (sim:*, rtl:* only): pc-gen3x16 (Core i7 + VCU118) or "
+		 "enzian-gen3x8 (ThunderX-1); same as --device sim:pio@PRESET [default: the device's]",
+		 "PRESET");
+	add_count(cmd, "--retries", o.retries, 0, 1000,
+		  "NOT_READY answers tolerated per invocation before failing with a timeout");
+	cmd.footer(epilog_text);
+}
 
-	o.sizes = parse_size_list(sizes);
+void finish(pio_options &o)
+{
 	for (auto s : o.sizes)
 		if (s == 0 || s > pio::max_payload)
 			throw usage_error(fmt::format("--sizes: size {} is outside 1..{} bytes (the REQ/RESP windows "
 						      "of the PIO image)", s, pio::max_payload));
-	for (const auto &w : split_list(ops, "--ops")) {
-		auto op = parse_name(bench_op_names, w);
-		if (!op)
-			throw usage_error("--ops: " + unknown_name(bench_op_names, w, "operation"));
-		if (std::find(o.ops.begin(), o.ops.end(), *op) == o.ops.end())
-			o.ops.push_back(*op);
-	}
 	if (!o.timing.empty()) {
 		if (o.common.device.rfind("sim:", 0) != 0 && o.common.device.rfind("rtl:", 0) != 0)
 			throw usage_error(fmt::format("--timing {} applies to simulated devices only, not '{}'", o.timing,
@@ -305,17 +294,12 @@ pio_options parse_args(int argc, char **argv, bool &help)
 						      o.common.device));
 		o.common.device += "@" + o.timing;
 	}
-	return o;
 }
 
-int run_pio(int argc, char **argv)
+int run_pio(pio_options &o, const std::string &name)
 {
-	bool help = false;
-	const pio_options o = parse_args(argc, argv, help);
-	if (help)
-		return exit_ok;
-
-	device dev = device::open(o.common.device);
+	finish(o);
+	device dev = open_device(o.common.device);
 	const mem_type mt = *o.common.mem;
 	region bar0 = dev.map(0, mt);
 	pio::invoker inv(bar0); // checks the image (ID, version, invoke unit)
@@ -344,7 +328,7 @@ int run_pio(int argc, char **argv)
 
 	// Progress counts iterations (warm-up included), reported between sizes.
 	const std::uint64_t per_run = o.common.iterations + o.common.warmup;
-	progress prog(std::string(argv[0]), o.ops.size() * o.sizes.size() * per_run, o.common.quiet);
+	progress prog(name, o.ops.size() * o.sizes.size() * per_run, o.common.quiet);
 	std::uint64_t done = 0;
 	for (bench_op bop : o.ops) {
 		for (std::uint64_t size : o.sizes) {
@@ -380,7 +364,9 @@ int run_pio(int argc, char **argv)
 } // namespace
 } // namespace pioc::tool
 
-int pciebench_pio(int argc, char **argv)
+pioc::tool::tool::body pciebench_pio(CLI::App &cmd)
 {
-	return pioc::tool::run(argv[0], [&] { return pioc::tool::run_pio(argc, argv); });
+	auto o = std::make_shared<pioc::tool::pio_options>();
+	pioc::tool::add_options(cmd, *o);
+	return [o, &cmd] { return pioc::tool::run_pio(*o, pioc::tool::full_name(cmd)); };
 }

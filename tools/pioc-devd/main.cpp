@@ -5,10 +5,12 @@
 #include "vfio_user/channel.hpp"
 #include "vfio_user/server.hpp"
 
-#include "common/cli.hpp"
+#include "common/options.hpp"
 
 #include <pioc/error.hpp>
 #include "core/log.hpp"
+
+#include <pioc/sim/pcie_link.hpp>
 
 #include <fmt/format.h>
 
@@ -99,21 +101,30 @@ void serve(pioc::vfio_user::device_server &srv, std::uint64_t &virtual_ns, int c
 
 int main(int argc, char **argv)
 {
-	return pioc::tool::run(prog, [&] {
-		pioc::tool::cli cli(prog, "Serve a pioc device model or Verilated image to a VM over vfio-user.");
-		std::string spec = "sim:xdma", socket_path, link = "pc-gen3x16";
-		bool list = false, forever = false;
-		cli.value("device", "SPEC", "device to serve: sim:pio, sim:xdma, sim:xdma_pio, rtl:pio, rtl:xdma", spec, 'd');
-		cli.value("socket", "PATH", "UNIX socket QEMU's vfio-user-pci connects to", socket_path, 's');
-		cli.value("link", "PRESET", "link the PCIe capability reports (pc-gen3x16, enzian-gen3x8)", link);
-		cli.flag("list", "list the devices that can be served", list);
-		cli.flag("forever", "serve the next client after one disconnects (a fresh model each time)", forever);
-		cli.epilog("QEMU (10.1 or newer) side:\n"
-			   "  -object memory-backend-memfd,id=mem,size=512M,share=on -machine q35,memory-backend=mem\n"
-			   "  -device '{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"PATH\",\"type\":\"unix\"}}'\n"
-			   "Times inside the guest are the emulator's, not a board's. See Documentation/cosim.md.");
-		if (!cli.parse(argc, argv))
-			return 0;
+	pioc::tool::tool t(prog, "Serve a pioc device model or Verilated image to a VM over vfio-user.");
+	CLI::App &cli = t.app();
+	std::string spec = "sim:xdma", socket_path, link = "pc-gen3x16";
+	bool list = false, forever = false;
+	pioc::tool::add_text(cli, "--device,-d", spec, "device to serve: one of the devices below", "SPEC");
+	pioc::tool::add_text(cli, "--socket,-s", socket_path, "UNIX socket QEMU's vfio-user-pci connects to (required)",
+			     "PATH");
+	pioc::tool::add_parsed(
+		cli, "--link", "link the PCIe capability reports: pc-gen3x16 or enzian-gen3x8",
+		[&link](std::string_view v) {
+			link = std::string(v);
+			(void)pioc::sim::link_timing::preset_named(link); // refuses an unknown preset here
+		},
+		"PRESET", link);
+	cli.add_flag("--list", list, "list the devices that can be served");
+	cli.add_flag("--forever", forever, "serve the next client after one disconnects (a fresh model each time)");
+	cli.footer("devices this build serves (the simulated ones of 'pciebench --help'):\n" +
+		   pioc::devd::served_device_list() +
+		   "\n"
+		   "QEMU (10.1 or newer) side:\n"
+		   "  -object memory-backend-memfd,id=mem,size=512M,share=on -machine q35,memory-backend=mem\n"
+		   "  -device '{\"driver\":\"vfio-user-pci\",\"socket\":{\"path\":\"PATH\",\"type\":\"unix\"}}'\n"
+		   "Times inside the guest are the emulator's, not a board's. See Documentation/cosim.md.");
+	return t.main(argc, argv, [&] {
 		if (list) {
 			std::cout << pioc::devd::served_device_list();
 			return 0;
@@ -121,7 +132,15 @@ int main(int argc, char **argv)
 		if (socket_path.empty())
 			throw pioc::tool::usage_error("--socket PATH is required");
 		std::signal(SIGPIPE, SIG_IGN);
-		const auto dev = pioc::devd::find_served_device(spec, link);
+		const auto dev = [&] {
+			try {
+				return pioc::devd::find_served_device(spec, link);
+			} catch (const pioc::error &e) {
+				if (e.code() != pioc::errc::not_found)
+					throw;
+				throw pioc::tool::usage_error(fmt::format("--device {}: {}", spec, e.what()));
+			}
+		}();
 		const int ls = listen_on(socket_path);
 		std::cerr << fmt::format("{}: serving {} ({:04x}:{:04x}) on {}\n", prog, dev.spec, dev.identity.vendor,
 					 dev.identity.device, socket_path);

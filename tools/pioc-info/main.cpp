@@ -1,7 +1,7 @@
 // pioc-info: the devices pioc knows (simulated models and PCI functions),
 // what a benchmark reports about them (link, MPS/MRRS, BARs, NUMA node,
 // driver) and the cores near each; human-readable or --json.
-#include "common/cli.hpp"
+#include "common/options.hpp"
 
 #include <pioc/device.hpp>
 #include <pioc/place.hpp>
@@ -211,41 +211,36 @@ void print_device(const pioc::device_info &d, std::ostream &os)
 
 int main(int argc, char **argv)
 {
-	return pioc::tool::run(prog, [&] {
-		pioc::tool::cli cli(prog, "List the devices pioc knows and what a benchmark reports about them.");
-		bool all = false, as_json = false;
-		std::string spec;
-		cli.flag("all", "list every PCI function, not only pioc's (Xilinx XDMA IDs, bound to pioc)", all, 'a');
-		cli.value("device", "SPEC", "show one device in detail: BARs, link, MPS/MRRS, NUMA node, local cores",
-			  spec, 'd');
-		cli.flag("json", "print JSON instead of text (one object; see Documentation/devices.md)", as_json);
-		cli.epilog(
-			"Device specs (the same everywhere in pioc):\n"
-			"  sim:pio               a simulated device (sim:pio@enzian-gen3x8 picks the link timing)\n"
-			"  0000:01:00.0, 01:00.0 a PCI function: through the pioc module if bound to it, else sysfs\n"
-			"  10ee:9038, 10ee:9038#1  the first (second) function with that vendor:device\n"
-			"  sysfs:BDF, kmod:BDF   force a transport\n"
-			"\n"
-			"Without --device, pioc-info lists the simulated devices and the PCI functions pioc can\n"
-			"drive. The link generation and width, MPS and MRRS come from the PCI Express capability\n"
-			"and need root (config space past 64 bytes); the NUMA node comes from sysfs, and the local\n"
-			"cores from hwloc: benchmarks pin their timing thread to the 'timing core' unless --cpu.\n"
-			"\n"
-			"Examples:\n"
-			"  pioc-info                      what can I benchmark here?\n"
-			"  sudo pioc-info -d 10ee:9038    the FPGA's link, BARs and local cores\n"
-			"  pioc-info --all --json | jq '.devices[] | .spec'\n"
-			"\n"
-			"Environment: PIOC_SYSFS_ROOT (default /sys), PIOC_DEV_DIR (default /dev/pioc),\n"
-			"PIOC_LOG_LEVEL (default warn).\n"
-			"Exit status: 0 ok, 1 error (e.g. no such device), 2 bad command line.");
-		if (!cli.parse(argc, argv))
-			return 0;
+	pioc::tool::tool t(prog, "List the devices pioc knows and what a benchmark reports about them.");
+	CLI::App &cli = t.app();
+	bool all = false, as_json = false;
+	std::string spec;
+	cli.add_flag("--all,-a", all, "list every PCI function, not only pioc's (Xilinx XDMA IDs, bound to pioc)");
+	pioc::tool::add_text(cli, "--device,-d", spec,
+			     "show one device in detail: BARs, link, MPS/MRRS, NUMA node, local cores (any spec below)",
+			     "SPEC");
+	cli.add_flag("--json", as_json, "print JSON instead of text (one object; see Documentation/devices.md)");
+	cli.footer(pioc::tool::device_kinds_help() +
+		   "\n"
+		   "Without --device, pioc-info lists the simulated devices and the PCI functions pioc can\n"
+		   "drive. The link generation and width, MPS and MRRS come from the PCI Express capability\n"
+		   "and need root (config space past 64 bytes); the NUMA node comes from sysfs, and the local\n"
+		   "cores from hwloc: benchmarks pin their timing thread to the 'timing core' unless --cpu.\n"
+		   "\n"
+		   "Examples:\n"
+		   "  pioc-info                      what can I benchmark here?\n"
+		   "  sudo pioc-info -d 10ee:9038    the FPGA's link, BARs and local cores\n"
+		   "  pioc-info --all --json | jq '.devices[] | .spec'\n"
+		   "\n"
+		   "Environment: PIOC_SYSFS_ROOT (default /sys), PIOC_DEV_DIR (default /dev/pioc),\n"
+		   "PIOC_LOG_LEVEL (default warn).\n"
+		   "Exit status: 0 ok, 1 error (e.g. no such device), 2 bad command line.");
+	return t.main(argc, argv, [&] {
 		if (all && !spec.empty())
 			throw pioc::tool::usage_error("--all lists devices and --device shows one: give only one of them");
 
 		if (!spec.empty()) {
-			auto dev = pioc::device::open(spec);
+			auto dev = pioc::tool::open_device(spec);
 			if (as_json)
 				std::cout << json({{"tool", prog}, {"device", to_json(dev.info())}, {"cores", machine_json()}})
 						     .dump(2)
