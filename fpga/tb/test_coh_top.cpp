@@ -5,6 +5,9 @@
 // before the LCIA, a line is locked from LC/LCI until UL (CPU requests for
 // it wait), and CPU loads of Invalid lines become read requests that the
 // engine may hold. Random stalls on every DC channel; every channel checked.
+// The software side follows Documentation/protocols.md: a session (SYNC) per
+// channel after the engine's reset, the word written into the answered line,
+// "not ready" evicted and the same line loaded again.
 #include "coh_rtl.hpp"
 #include "pioc/bloom_hash.hpp"
 #include "pioc/coherent/proto.hpp"
@@ -42,6 +45,7 @@ struct dc_cpu {
 	std::map<std::uint64_t, cl> lines;
 	std::map<std::uint32_t, std::uint64_t> rd_pending;      // id -> addr
 	std::map<std::uint32_t, std::uint64_t> wb_pending;      // id -> addr (write-back before LCIA)
+	std::set<std::uint32_t> victims;                         // write-backs of evicted dirty lines
 	std::multimap<std::uint64_t, std::uint32_t> waiting;     // loads waiting for an unlock
 	std::map<std::uint32_t, line> rd_done;
 	std::uint32_t next_id = 1;
@@ -104,6 +108,8 @@ struct dc_cpu {
 				break;
 			}
 			case coh_event::kind::write_ack: {
+				if (victims.erase(ev->id))
+					break;
 				REQUIRE(wb_pending.count(ev->id));
 				e.local_ack(wb_pending[ev->id], true);
 				wb_pending.erase(ev->id);
@@ -137,6 +143,20 @@ struct dc_cpu {
 		}
 		lines[a].s = st::M;
 		lines[a].d = d;
+	}
+
+	/** CPU eviction: a dirty line goes home (VICD), a clean one is dropped. */
+	void evict(std::uint64_t a)
+	{
+		auto &l = lines[a];
+		if (l.s == st::M) {
+			std::uint32_t id = next_id++ % 64;
+			victims.insert(id);
+			e.write_back(id, a, l.d);
+			++wbs;
+			REQUIRE(run([&] { return !victims.count(id); }));
+		}
+		l.s = st::I;
 	}
 
 	std::uint32_t start_load(std::uint64_t a)
@@ -178,13 +198,14 @@ std::uint64_t word0(const line &d)
 	return v;
 }
 
-/** Software side of one channel (Fig. 5a), as libpioc does it: the request
- *  (control word + payload) into R, then a load of T; a not-ready answer
- *  (valid = 0) flips parity and the CPU loads the other line. */
+/** Software side of one channel, as libpioc does it: the word (control
+ *  word + payload) into the answered line 1-par, then a load of par; a
+ *  not-ready answer (valid = 0, in the fill only) is evicted and the same
+ *  line loaded again; parity flips with the answer. */
 struct channel {
 	dc_cpu &m;
 	unsigned ch;
-	unsigned par = 0;        // trigger line
+	unsigned par = 0;        // the line the CPU loads next
 	unsigned not_ready = 0;
 	std::uint32_t seq = 0;
 	std::uint64_t addr(unsigned k) const { return coh_engine_rtl::line_addr(ch, k); }
@@ -192,13 +213,20 @@ struct channel {
 	line await()
 	{
 		line d = m.load(addr(par));
-		par ^= 1;
 		while (!ctrl{word0(d)}.valid()) {
 			++not_ready;
+			m.evict(addr(par));
 			d = m.load(addr(par));
-			par ^= 1;
 		}
+		par ^= 1;
 		return d;
+	}
+	/** A session: SYNC(n), answered SYNC_ACK(n); sequence numbers follow n. */
+	void open(std::uint32_t n)
+	{
+		seq = n;
+		line d = exchange(ctrl::make(kind::sync, true, 0, n).w, nullptr, 0);
+		REQUIRE(word0(d) == ctrl::make(kind::sync_ack, true, 0, n).w);
 	}
 	/** Writes control word @p w and @p payload into R and loads T. */
 	line exchange(std::uint64_t w, const std::uint8_t *payload, std::size_t n)
@@ -269,6 +297,7 @@ TEST_CASE("coh_top: Fig. 5a invocations of every op, Exclusive answers", "[coh]"
 	dc_cpu m(e);
 	std::mt19937_64 rng(5);
 	channel c{m, 0};
+	c.open(100);
 	unsigned n = 0;
 	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
 		e.ctrl_write(C::OP.offset, op);
@@ -283,10 +312,9 @@ TEST_CASE("coh_top: Fig. 5a invocations of every op, Exclusive answers", "[coh]"
 			REQUIRE(word0(d) == response(len, c.seq));
 			REQUIRE(std::memcmp(d.data() + C::PAYLOAD_OFF, ref.data(), len) == 0);
 			// two round trips: one LCI with its write-back, no upgrade
-			// (the very first store needs R Exclusive: one read)
 			CHECK(m.lci - lci0 == 1);
 			CHECK(m.wbs - wb0 == 1);
-			CHECK(m.upgrades - up0 == (n == 1 ? 1u : 0u));
+			CHECK(m.upgrades - up0 == 0);   // the SYNC's store made R Exclusive
 			// end state: answered line Exclusive, the other Invalid
 			CHECK(m.lines[c.addr(1 - c.par)].s == st::E);
 			CHECK(m.lines[c.addr(c.par)].s == st::I);
@@ -306,6 +334,7 @@ TEST_CASE("coh_top: Shared answers cost an upgrade per call", "[coh]")
 	std::mt19937_64 rng(6);
 	e.ctrl_write(C::CONFIG.offset, 0);
 	channel c{m, 1};
+	c.open(3);
 	unsigned up0 = m.upgrades;
 	for (int i = 0; i < 5; ++i) {
 		line req = random_line(rng);
@@ -314,7 +343,7 @@ TEST_CASE("coh_top: Shared answers cost an upgrade per call", "[coh]")
 		REQUIRE(std::memcmp(d.data() + 8, req.data(), 120) == 0);
 		CHECK(m.lines[c.addr(1 - c.par)].s == st::S);
 	}
-	CHECK(m.upgrades - up0 == 5);   // the first store's read, then one upgrade per answer
+	CHECK(m.upgrades - up0 == 5);   // one upgrade per Shared answer
 	REQUIRE(e.protocol_errors().empty());
 }
 
@@ -327,6 +356,7 @@ TEST_CASE("coh_top: NOT_READY before the timeout, retry on the other line", "[co
 	e.ctrl_write(C::DELAY.offset, 1000);
 	e.ctrl_write(C::OP.offset, unsigned(P::OP_NOT));
 	channel c{m, 2};
+	c.open(0);
 	for (int i = 1; i <= 4; ++i) {
 		line req = random_line(rng);
 		line d = c.invoke(req);
@@ -359,6 +389,8 @@ TEST_CASE("coh_top: four channels held at the same time", "[coh]")
 	std::vector<channel> cs;
 	for (unsigned ch = 0; ch < C::CPU_CHANNELS; ++ch)
 		cs.push_back({m, ch});
+	for (auto &c : cs)
+		c.open(1000 * c.ch);
 	for (int round = 0; round < 3; ++round) {
 		std::vector<line> reqs;
 		std::vector<std::uint32_t> ids;
@@ -389,44 +421,56 @@ TEST_CASE("coh_top: four channels held at the same time", "[coh]")
 	REQUIRE(e.protocol_errors().empty());
 }
 
-TEST_CASE("coh_top: Fig. 5b device-initiated messages", "[coh]")
+TEST_CASE("coh_top: Fig. 5b device-initiated messages: SYNC, ACK words, re-reads", "[coh]")
 {
 	coh_engine_rtl e({9, 25});
 	dc_cpu m(e);
-	const unsigned ch = C::CPU_CHANNELS;
 	e.ctrl_write(C::TIMEOUT.offset, 400);
-	unsigned par = 0;
-	std::uint64_t a0 = coh_engine_rtl::line_addr(ch, 0), a1 = coh_engine_rtl::line_addr(ch, 1);
-	auto next = [&] {
-		line d = m.load(par ? a1 : a0);
-		if (getenv("COH_DEBUG"))
-			printf("load line %u -> %#lx at %lu\n", par, (unsigned long)word0(d), (unsigned long)e.cycle());
-		par ^= 1;
-		return d;
+	channel r{m, unsigned(C::CPU_CHANNELS)}; // the receiver's steps are the invoker's
+	auto put = [&](std::uint64_t a, std::uint64_t w) {
+		line l{};
+		std::memcpy(l.data(), &w, 8);
+		m.store(a, l);
 	};
-	// no message: the load is held, then NOT_READY
+	// after the reset only a SYNC is a signal: an ACK is out of step, in the fill only
+	put(r.addr(1), ctrl::make(kind::ack, true, 0, 5).w);
+	CHECK(word0(m.load(r.addr(0))) == ctrl::make(kind::sync_ack, true, 0, 5).w);
+	m.evict(r.addr(0));
+	r.open(50); // messages are numbered from 51
+	// no message: the ACK's load is held, then not ready (in the fill only)
+	put(r.addr(1 - r.par), ctrl::make(kind::ack, true, 0, 51).w);
 	std::uint64_t t0 = e.cycle();
-	CHECK(word0(next()) == ctrl::make(kind::not_ready, true, 0, 0).w);
+	CHECK(word0(m.load(r.addr(r.par))) == ctrl::make(kind::not_ready, true, 0, 0).w);
 	CHECK(e.cycle() - t0 >= 400);
+	m.evict(r.addr(r.par));
 	for (std::uint8_t i = 1; i <= 6; ++i) {
 		std::uint8_t msg[120];
 		std::memset(msg, i, sizeof msg);
 		e.push_message(msg, 10u * i);
 	}
-	for (std::uint64_t i = 1; i <= 6; ++i) {
-		line d;
-		do
-			d = next();
-		while (!ctrl{word0(d)}.valid());
-		REQUIRE(word0(d) == ctrl::make(kind::message, true, std::uint32_t(10 * i), std::uint32_t(i)).w);
+	for (std::uint32_t i = 1; i <= 6; ++i) {
+		line d = i == 1 ? r.await() : r.exchange(ctrl::make(kind::ack, true, 0, 50 + i).w, nullptr, 0);
+		INFO("message " << i);
+		REQUIRE(word0(d) == ctrl::make(kind::message, true, 10 * i, 50 + i).w);
 		CHECK(d[8] == i);
 		CHECK(d[8 + 10 * i - 1] == i);
 		CHECK(d[8 + 10 * i] == 0);
+		if (i == 3) { // the message line evicted before the copy: the same message again, none consumed
+			std::uint64_t a = r.addr(1 - r.par);
+			m.evict(a);
+			CHECK(m.load(a) == d);
+		}
+		if (i == 4) { // a speculative read of the next line before the ACK: not ready, none consumed
+			std::uint64_t a = r.addr(r.par);
+			CHECK(word0(m.load(a)) == ctrl::make(kind::not_ready, true, 0, 0).w);
+			m.evict(a);
+		}
 	}
-	// each load took the other line back: the CPU holds only the last answer
+	CHECK(e.ctrl_read(C::INVOKE_COUNT.offset) == 6);
+	// each signal took the other line back: the CPU holds only the last answer
 	m.run([&] { return false; }, 300);
-	CHECK(m.lines[par ? a0 : a1].s == st::E);
-	CHECK(m.lines[par ? a1 : a0].s == st::I);
+	CHECK(m.lines[r.addr(1 - r.par)].s == st::E);
+	CHECK(m.lines[r.addr(r.par)].s == st::I);
 	CHECK(m.ul == m.lci);
 	REQUIRE(e.protocol_errors().empty());
 }
@@ -437,6 +481,7 @@ TEST_CASE("coh_top: payload lengths 0..120 of every op", "[coh]")
 	dc_cpu m(e);
 	std::mt19937_64 rng(10);
 	channel c{m, 3};
+	c.open(77);
 	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
 		e.ctrl_write(C::OP.offset, op);
 		for (std::size_t n : {0, 1, 7, 8, 9, 64, 119, 120}) {
@@ -452,37 +497,61 @@ TEST_CASE("coh_top: payload lengths 0..120 of every op", "[coh]")
 	REQUIRE(e.protocol_errors().empty());
 }
 
-TEST_CASE("coh_top: SYNC, parity adoption, requests the engine does not serve", "[coh]")
+TEST_CASE("coh_top: SYNC, re-reads and speculative reads, requests the engine does not serve", "[coh]")
 {
 	coh_engine_rtl e({11, 20});
 	dc_cpu m(e);
 	std::mt19937_64 rng(11);
 	channel c{m, 0};
 	line req = random_line(rng);
-	REQUIRE(word0(c.invoke(req)) == response(120, 1));
-	REQUIRE(c.par == 1);
-	// The CPU restarts (parity 0, seq 7): evicts both lines, SYNC into B, loads A.
-	// The engine's trigger is B: it adopts A.
-	// (neither line is dirty: the answered one is Exclusive, the other Invalid)
-	for (unsigned k = 0; k < 2; ++k) {
-		REQUIRE(m.lines[c.addr(k)].s != st::M);
-		m.lines[c.addr(k)].s = st::I;
+	auto count = [&] { return e.ctrl_read(C::INVOKE_COUNT.offset); };
+	// after the reset nothing runs before a SYNC: a request is out of step
+	// (SYNC_ACK with its number), in the fill only
+	{
+		line r{};
+		std::uint64_t w = ctrl::make(kind::request, true, 120, 1).w;
+		std::memcpy(r.data(), &w, 8);
+		m.store(c.addr(1), r);
+		CHECK(word0(m.load(c.addr(0))) == ctrl::make(kind::sync_ack, true, 0, 1).w);
+		m.evict(c.addr(0));
+		CHECK(count() == 0);
 	}
-	c.par = 0;
-	c.seq = 7;
-	line d = c.exchange(ctrl::make(kind::sync, true, 0, 7).w, nullptr, 0);
-	REQUIRE(word0(d) == ctrl::make(kind::sync_ack, true, 0, 7).w);
-	REQUIRE(c.par == 1);
-	REQUIRE(word0(c.invoke(req)) == response(120, 8));
-	// A load without a request (R's control word not valid) is answered not ready.
+	c.open(6);
+	REQUIRE(word0(c.invoke(req)) == response(120, 7));
+	CHECK(count() == 1);
+	// the answered line evicted before the payload copy and read again: the
+	// same answer, the request does not run again
+	line ans = m.lines[c.addr(1 - c.par)].d;
+	m.evict(c.addr(1 - c.par));
+	CHECK(m.load(c.addr(1 - c.par)) == ans);
+	CHECK(count() == 1);
+	// a speculative read of the next line before the CPU writes its word:
+	// not ready (in the fill only), nothing runs
+	CHECK(word0(m.load(c.addr(c.par))) == ctrl::make(kind::not_ready, true, 0, 7).w);
+	m.evict(c.addr(c.par));
+	CHECK(count() == 1);
+	// the CPU's word written and evicted (VICD) before its signal: a re-read
+	// gives the word back; the signal then runs it once
+	{
+		line r{};
+		std::uint64_t w = ctrl::make(kind::request, true, 120, 8).w;
+		std::memcpy(r.data(), &w, 8);
+		std::memcpy(r.data() + 8, req.data(), 120);
+		m.store(c.addr(1 - c.par), r);
+		m.evict(c.addr(1 - c.par));
+		CHECK(word0(m.load(c.addr(1 - c.par))) == w);
+		REQUIRE(word0(c.await()) == response(120, 8));
+		CHECK(count() == 2);
+		c.seq = 8;
+	}
+	// A load without a request (the answered line's word not valid) is answered not ready.
 	line zero{};
 	unsigned nr0 = c.not_ready;
 	m.store(c.addr(1 - c.par), zero);
-	line first = m.load(c.addr(c.par));
-	c.par ^= 1;
-	CHECK(word0(first) == ctrl::make(kind::not_ready, true, 0, 8).w);
+	CHECK(word0(m.load(c.addr(c.par))) == ctrl::make(kind::not_ready, true, 0, 8).w);
+	m.evict(c.addr(c.par));
 	// A first chunk of two is acknowledged; a chunk out of order then gets SYNC_ACK.
-	d = c.exchange(ctrl::make(kind::request, false, 120, 9, 0).w, req.data(), 120);
+	line d = c.exchange(ctrl::make(kind::request, false, 120, 9, 0).w, req.data(), 120);
 	CHECK(word0(d) == ctrl::make(kind::ack, false, 0, 9, 0).w);
 	d = c.exchange(ctrl::make(kind::request, true, 10, 9, 2).w, req.data(), 10);
 	CHECK(word0(d) == ctrl::make(kind::sync_ack, true, 0, 9).w);
@@ -540,6 +609,8 @@ TEST_CASE("coh_top: multi-chunk messages (ACK / MORE) up to 16 KiB, every op", "
 	dc_cpu m(e);
 	std::mt19937_64 rng(12);
 	std::vector<channel> cs{{m, 0}, {m, 3}};
+	for (auto &c : cs)
+		c.open(0xfffffff0u + c.ch); // numbers wrap around inside the run
 	unsigned answers = 0;
 	for (unsigned op : {unsigned(P::OP_ECHO), unsigned(P::OP_NOT), unsigned(P::OP_ADD1), unsigned(P::OP_BLOOM)}) {
 		e.ctrl_write(C::OP.offset, op);

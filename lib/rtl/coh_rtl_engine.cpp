@@ -27,7 +27,7 @@ namespace {
 // RTL behind the same simulator, tests/rtl/test_coh_rtl_engine.cpp): from the
 // LCI's acknowledgement through the write-back, the function unit and the
 // answer register, plus the cycles of issuing the LCI and the answer.
-constexpr double fixed_cycles = 7.5;
+constexpr double fixed_cycles = 8.5; // 7.5 before the cycle that examines the pulled word (signal rule)
 constexpr double bloom_cycles = 64; // the Bloom pipeline's latency (instead of 1 cycle)
 } // namespace
 
@@ -155,6 +155,21 @@ void coh_rtl_engine::restart()
 	for (auto a : locked_)
 		ctx_.unlock(a);
 	locked_.clear();
+	// The engine's reset clears its state, not its line storage (block RAM
+	// on the device): a fresh Verilated engine is a power-up, so it gets the
+	// lines' content back first. The reads the directory still holds are
+	// presented once that is written (a re-read after a reset must find an
+	// answer the CPU may still be copying, Documentation/protocols.md).
+	for (std::uint32_t ch = 0; ch <= cpu_channels; ++ch)
+		for (std::uint64_t k = 0; k < 2; ++k)
+			write_back(ch * C::CHANNEL_STRIDE + k * C::LINE1_OFF, false);
+	restoring_ = true;
+	kick();
+}
+
+void coh_rtl_engine::restored()
+{
+	restoring_ = false;
 	for (const auto &[id, r] : reads_) // the directory still holds these
 		rtl_->read_request(id, r.addr, r.excl);
 	kick();
@@ -184,6 +199,8 @@ void coh_rtl_engine::on_request(sim::eci::engine_ctx &, std::uint64_t addr, bool
 	std::uint32_t id = alloc_id(&reads_, nullptr, "reads");
 	reads_[id] = {addr, exclusive};
 	++st_.reads;
+	if (restoring_)
+		return; // presented by restored()
 	rtl_->read_request(id, addr, exclusive);
 	kick();
 }
@@ -279,9 +296,21 @@ void coh_rtl_engine::handle(const coh_event &e)
 			     fmt::format("line {:#x} granted Shared to an Exclusive request (id {})", r.addr, e.id));
 		if (locked_.count(r.addr) || lci_out_.count(r.addr))
 			fail(errc::device_error, fmt::format("line {:#x} answered while the engine holds it locked", r.addr));
+		++st_.answers;
+		ctrl w;
+		std::memcpy(&w.w, e.data.data(), 8);
+		if (!w.valid()) {
+			// "Not ready" goes in the fill only (the engine's line keeps its
+			// content): so does the home copy, as in proto_engine::transient().
+			line kept;
+			std::memcpy(kept.data(), ctx_.data(r.addr), kept.size());
+			std::memcpy(ctx_.data(r.addr), e.data.data(), e.data.size());
+			ctx_.answer(r.addr, e.flag);
+			std::memcpy(ctx_.data(r.addr), kept.data(), kept.size());
+			return;
+		}
 		std::memcpy(ctx_.data(r.addr), e.data.data(), e.data.size());
 		known_[r.addr] = e.data;
-		++st_.answers;
 		ctx_.answer(r.addr, e.flag);
 		return;
 	}
@@ -289,6 +318,8 @@ void coh_rtl_engine::handle(const coh_event &e)
 		write_req w = take(writes_, e.id, "write acknowledgement for");
 		if (w.then_lcia)
 			lcia(w.addr);
+		if (restoring_ && writes_.empty())
+			restored();
 		return;
 	}
 	case coh_event::kind::local_op: {

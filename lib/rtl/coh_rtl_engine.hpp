@@ -84,9 +84,12 @@ public:
 	std::uint32_t ctrl_read(std::uint32_t off);
 	void ctrl_write(std::uint32_t off, std::uint32_t v);
 
-	/** Reset of the FPGA: a fresh engine (parity 0, lines zero, counters 0)
-	 *  with the same configuration. Reads the directory still holds are
-	 *  presented to it again; lines it had locked are unlocked. */
+	/** Reset of the FPGA: a fresh engine (no answered line, no session:
+	 *  nothing runs before the CPU's SYNC; counters 0) with the same
+	 *  configuration, whose line storage keeps its content (written back
+	 *  into it first, as block RAM keeps it over a reset). Reads the
+	 *  directory still holds are then presented to it again; lines it had
+	 *  locked are unlocked. */
 	void restart();
 
 	/** Clock cycles simulated (over restarts) and the clock. */
@@ -119,6 +122,7 @@ private:
 	void handle(const coh_event &e);
 	void check_pulled(std::uint64_t addr);
 	void lcia(std::uint64_t addr); ///< the LCIA to the engine: the line stays locked until its UL
+	void restored();               ///< after restart(): the lines are back, present the held reads
 	/** Removes and returns the pending entry @p id; an unknown id is an engine error. */
 	template <class T> T take(std::map<std::uint32_t, T> &m, std::uint32_t id, const char *what) const;
 	/** The home's copy of @p addr to the engine; @p then_lcia: an LCI's data, LCIA after the ack. */
@@ -132,6 +136,7 @@ private:
 	std::unique_ptr<coh_engine_rtl> rtl_;
 	double period_;
 	bool ticking_ = false;
+	bool restoring_ = false;           // restart(): line content going back, reads wait
 	std::uint64_t gen_ = 0;            // restarts: callbacks of an older engine are stale
 	std::uint64_t cycles_before_ = 0;  // cycles of engines before the last restart
 	std::map<std::uint32_t, read_req> reads_;   // id -> read the engine has not answered

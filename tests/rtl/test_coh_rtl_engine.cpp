@@ -33,9 +33,11 @@ namespace {
  *  cycles with one calibrated compute time, the RTL's clock is discrete. */
 constexpr double tol_ns = 15;
 /** Fig. 5b: the model answers a held load as soon as the other line is back;
- *  the RTL takes 5 more cycles (hold, LCI issue, LCIA in, answer register):
- *  17 ns of ~900, not modelled (no compute step to calibrate). */
-constexpr double tol_5b_ns = 20;
+ *  the RTL takes 8 (Exclusive) to 10 (Shared) more cycles: hold, LCI issue,
+ *  the receiver's ACK coming back as a write-back and its acknowledgement,
+ *  LCIA, examining the ACK, answer register: measured 26 and 32 ns of ~950
+ *  and ~1390, not modelled (no compute step to calibrate). */
+constexpr double tol_5b_ns = 40;
 /** Multi-chunk messages, per exchange after the first: the model answers an
  *  ACK or a MORE as soon as the pulled line is back (no compute time), the
  *  RTL takes ~11 cycles (the LCI / write-back / answer cycles of the
@@ -68,7 +70,7 @@ struct rig {
 	}
 	lines_t lines() { return lines_t(*sys, 0); }
 	coherent::invoker<lines_t> invoker(std::uint32_t ch = 0) { return {lines(), layout(ch)}; }
-	coherent::receiver<lines_t> receiver() { return {lines(), layout()}; }
+	coherent::receiver<lines_t> receiver(coherent::cpu_options o = {}) { return {lines(), layout(), o}; }
 	void post(std::vector<std::uint8_t> m)
 	{
 		if (rtl)
@@ -241,7 +243,7 @@ TEST_CASE("coh_rtl_engine: steady-state Fig. 5a numbers (Exclusive: 4 messages, 
 	}
 }
 
-TEST_CASE("coh_rtl_engine: not ready (short TIMEOUT, long DELAY), retried on the other line", "[coh_rtl]")
+TEST_CASE("coh_rtl_engine: not ready (short TIMEOUT, long DELAY), evicted and loaded again", "[coh_rtl]")
 {
 	coh_rtl_engine::options o;
 	o.op = P::OP_NOT;
@@ -288,23 +290,17 @@ TEST_CASE("coh_rtl_engine: sessions and restarts of either side", "[coh_rtl]")
 			auto req = random_bytes(rng, 64);
 			REQUIRE(call(r, inv, req).resp == reference(o.op, req));
 		}
-		SECTION("device restart: the model runs nothing until the CPU's SYNC")
+		SECTION("device restart: the engine runs nothing until the CPU's SYNC")
 		{
 			r.restart();
 			auto req = random_bytes(rng, 100);
-			if (use_rtl) {
-				// The RTL engine still adopts the line the CPU loads after a
-				// restart (Documentation/protocols.md: not brought to the
-				// idempotent-read rule yet), so it runs the request.
-				WARN("RTL engine: parity adoption after a restart (not yet the session rule)");
-				REQUIRE(call(r, inv, req).resp == reference(o.op, req));
-			} else {
-				std::vector<std::uint8_t> resp(256);
-				CHECK_THROWS_MATCHES(inv.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
-						     Catch::Matchers::Predicate<pioc::error>(
-							     [](auto &x) { return x.code() == errc::device_error; }));
-				inv.resync();
-			}
+			std::vector<std::uint8_t> resp(256);
+			CHECK_THROWS_MATCHES(inv.call(req.data(), req.size(), resp.data(), resp.size()), pioc::error,
+					     Catch::Matchers::Predicate<pioc::error>(
+						     [](auto &x) { return x.code() == errc::device_error; }));
+			if (use_rtl)
+				CHECK(r.rtl->ctrl_read(C::INVOKE_COUNT.offset) == 0);
+			inv.resync();
 			for (int i = 0; i < 3; ++i) {
 				req = random_bytes(rng, 100);
 				REQUIRE(call(r, inv, req).resp == reference(o.op, req));
@@ -330,19 +326,18 @@ TEST_CASE("coh_rtl_engine: sessions and restarts of either side", "[coh_rtl]")
 	}
 }
 
-// Hidden ([.]) until the RTL engine follows the 5b rule of
-// Documentation/protocols.md (the receiver writes an ACK word per exchange,
-// messages numbered from the session's SYNC): the RTL engine still takes
-// any read as the acknowledgement and numbers messages from 1, so the
-// library's receiver waits for a SYNC_ACK it never gets.
-TEST_CASE("coh_rtl_engine: Fig. 5b messages, model and RTL agree", "[.][rtl_5b_pending]")
+// The receiver writes an ACK word per exchange, messages are numbered from
+// the session's SYNC (Documentation/protocols.md).
+TEST_CASE("coh_rtl_engine: Fig. 5b messages, model and RTL agree", "[coh_rtl]")
 {
 	coh_rtl_engine::options o;
 	o.timeout_cycles = 300;
 	for (bool excl : {true, false}) {
 		o.exclusive = excl;
 		rig m(false, o, coherent::variant::dev_dev), h(true, o, coherent::variant::dev_dev);
-		auto rm = m.receiver(), rh = h.receiver();
+		coherent::cpu_options co;
+		co.session = 1000; // the same message numbers on both
+		auto rm = m.receiver(co), rh = h.receiver(co);
 		std::vector<std::uint8_t> bm(256), bh(256);
 		// nothing posted: not ready after TIMEOUT on both
 		double t0 = h.sys->now();
@@ -351,6 +346,7 @@ TEST_CASE("coh_rtl_engine: Fig. 5b messages, model and RTL agree", "[.][rtl_5b_p
 		t0 = m.sys->now();
 		CHECK(rm.receive(bm.data(), bm.size()) == 0);
 		double tm = m.sys->now() - t0;
+		INFO("no message: model " << tm << " ns, RTL " << th << " ns");
 		CHECK(th >= 1000);
 		CHECK(std::abs(th - tm) <= 0.1 * th);
 		std::mt19937_64 rng(5);

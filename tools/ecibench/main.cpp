@@ -181,10 +181,9 @@ void check_engine_options(const invoke_opts &o, coherent::variant v, bool sim)
 		throw error(errc::not_supported, "ecibench invoke --engine rtl: this build has no RTL (configure with "
 						 "-DPIOC_RTL=ON; needs Verilator)");
 #endif
-		if (!sim || o.pipelined || o.line != 128 || v != coherent::variant::cpu_dev)
-			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a, 128-byte lines, "
-					  "not pipelined (its Fig. 5b side does not follow the library's receiver yet: "
-					  "ACK words and session numbers, Documentation/protocols.md)");
+		if (!sim || o.pipelined || o.line != 128 || !coherent::device_homed(v))
+			throw usage_error("--engine rtl: the RTL engine is simulated (no --window), 5a or 5b, 128-byte "
+					  "lines, not pipelined");
 	}
 }
 
@@ -248,8 +247,8 @@ int cmd_invoke(int argc, char **argv)
 		o.window);
 	c.value("window-size", "BYTES", "bytes to map from --window (default: its size)", o.window_size);
 	c.value("channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
-	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a only (its "
-		"5b side predates sessions), up to 16 KiB in 120-byte chunks; needs a -DPIOC_RTL=ON build)", o.engine);
+	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a up to "
+		"16 KiB in 120-byte chunks, 5b messages of one line; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
 		 "example: ecibench invoke --sizes 64 --shared --json");
 	if (!c.parse(argc, argv))

@@ -29,20 +29,33 @@
 // 120 bytes as the library (pioc/coherent/invoke.hpp) and the behavioral model
 // send them: see "Multi-chunk messages" below. Fig. 5b messages are one line.
 //
-// Per channel one line is the trigger T (reset: line 0), the other R.
-// Fig. 5a: the CPU writes its request (kind REQUEST, last, chunk 0, len,
-// seq) into R (held Exclusive, no traffic) and loads T. The engine holds that
-// read, issues LCI(R) to pull the request in, UL(R) after the LCIA, runs OP
-// (invoke_fn) on the len payload bytes, waits DELAY cycles and answers T with
-// word 0 = RESPONSE, last, the request's seq, result length (len; 64 for
-// BLOOM, 0 for an empty BLOOM), the result from byte 8. A pulled SYNC is
-// answered SYNC_ACK with its seq (and anything else the engine cannot
-// serve: a multi-chunk request, MORE, ...; the CPU then sees the protocol
-// out of step), a pulled line that is not valid (no request written) with a
-// not-ready word. T is granted Exclusive when CONFIG.EXCLUSIVE is set. Then T
-// and R swap roles: the CPU holds the answered line and writes its next
-// request there; the other line is Invalid in its cache, so the next load of
-// it reaches the engine.
+// The signal rule (Documentation/protocols.md, as the behavioral model
+// lib/sim/eci/proto_engine.cpp): per channel the engine keeps the line it
+// answered last (ans) and the last CPU word it consumed (taken). The CPU
+// writes its next word (REQUEST, MORE, SYNC; Fig. 5b: ACK) into ans and then
+// loads the other line.
+//  - A read of ans (a re-read after an eviction, a prefetch) is answered at
+//    once with the line's content and changes nothing.
+//  - A read of the other line is held; the engine takes ans back (LCI, UL)
+//    and examines its word: a CPU word it has not consumed yet is consumed
+//    and answered on the held line, which becomes ans. Anything else (no
+//    word written yet, a speculative read, the word it already ran) gets a
+//    not-ready word in the fill only: the line keeps its content, ans stays.
+//  - While a consumed word's answer is computed (Fig. 5a) or waits for a
+//    device message (Fig. 5b), a read of the other line is held without an
+//    LCI and answered when ready, or not ready (fill only) after TIMEOUT
+//    cycles (counted from the consumption, then from each new hold).
+//  - After a reset there is no ans and no session: only a SYNC is consumed;
+//    another CPU word gets SYNC_ACK with its seq in the fill only (out of
+//    step: the CPU resyncs), and a read of a line holding a device answer is
+//    served as it is (the CPU may still be copying it).
+// Fig. 5a: a consumed REQUEST (last, chunk 0, len <= 120) runs OP
+// (invoke_fn) on its payload, waits DELAY cycles and is answered RESPONSE,
+// last, the request's seq, result length (len; 64 for BLOOM, 0 for an empty
+// BLOOM), the result from byte 8. A consumed SYNC is answered SYNC_ACK with
+// its seq, as is a consumed word the engine cannot serve (the CPU then sees
+// the protocol out of step). Answers are granted Exclusive when
+// CONFIG.EXCLUSIVE is set.
 // Multi-chunk messages (Fig. 5a): a pulled request chunk that is not a whole
 // one-line message (last = 0, or chunk > 0) goes to the chunk unit, which
 // serves one chunk (of any channel) at a time. Chunk 0 starts a message
@@ -60,25 +73,15 @@
 // nothing left to send is answered SYNC_ACK (the CPU sees the protocol out
 // of step), as the model does. Pipelined requests (chunk 0x7ff, data banks)
 // are not supported: they are out of order here.
-// Fig. 5b: a held load of T is answered with the next device message
-// (dmsg_*): word 0 = MESSAGE, last, len, seq (counts messages from 1); T and
-// R swap. The load of the other line is the acknowledgement of the previous
-// message.
-// Every held read takes the channel's other line back (LCI + UL), as the
-// behavioral model (lib/sim/eci/proto_engine.cpp) does: in 5a that pulls the
-// request in; after a 5b message or a not-ready answer it makes the CPU's
-// next load of that line miss again. A held read is answered (result or not
-// ready) only after that LCI has been acknowledged, so the CPU's next load,
-// which goes to that line, cannot hit a stale copy.
-// Not ready: a held read not answered within TIMEOUT cycles is answered with
-// the not-ready word (valid = 0, kind NOT_READY, last, seq of the current
-// invocation); T and R swap. The invocation continues; software loads the
-// other line (the new T) without writing a request and gets the result there.
-// Parity adoption: a Shared read (RLDD) of R while no read of the channel is
-// held makes R the trigger (as after a restart of either side: the library's
-// resync() writes SYNC into line B and loads line A). An Exclusive read
-// (RLDX: the CPU wants to store) of either line is answered at once with the
-// line's content.
+// Fig. 5b: a consumed SYNC(n) is answered SYNC_ACK(n) and numbers the
+// following messages n+1, n+2, ...; a consumed ACK (the receiver's
+// acknowledgement of the message in ans, a CPU write a prefetch cannot fake)
+// is answered with the next device message (dmsg_*): word 0 = MESSAGE, last,
+// len, seq.
+// A signal takes ans back (LCI + UL) before the word is examined: that pulls
+// the CPU's word in and makes the CPU's next access of ans miss. A held read
+// is answered only after that LCI has been acknowledged. An Exclusive read (RLDX: the CPU wants to store) of either
+// line is answered at once with the line's content.
 module coh_engine #(
     parameter int AW   = 20,     // window offset bits
     parameter int ID_W = 6
@@ -180,11 +183,25 @@ module coh_engine #(
                    w_len(w) <= PMAX;
     endfunction
 
+    // a word the CPU writes: a signal if the engine has not consumed it yet
+    function automatic logic w_cpu(input logic [63:0] w, input logic dev_init);
+        w_cpu = (w & C_VALID) != 0 && (w_kind(w) == K_SYNC ||
+                (dev_init ? w_kind(w) == K_ACK : (w_kind(w) == K_REQ || w_kind(w) == K_MORE)));
+    endfunction
+
     // invocation state of a CPU channel
     localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4,
-                           I_CHUNK = 3'd5;   // the chunk unit serves the pulled line
-    // what a ready answer is
-    localparam logic [1:0] A_RES = 2'd0, A_NR = 2'd1, A_SACK = 2'd2;
+                           I_CHUNK = 3'd5,   // the chunk unit serves the pulled line
+                           I_TAKEN = 3'd6;   // the pulled word is consumed: dispatch it
+    // what a ready answer is: a result (counted), another answer that
+    // becomes the answered line (SYNC_ACK, ACK, out of step), or a transient
+    // one (not ready, out of step before a SYNC): in the fill only, the line
+    // keeps its content and the answered line stays where it was
+    localparam logic [1:0] A_RES = 2'd0, A_TR = 2'd1, A_SACK = 2'd2;
+    // Fig. 5b channel: idle, taking the other line back, examining it, an
+    // ACK consumed (the next message goes out on the held line), an answer
+    // ready (b_tr: transient)
+    localparam logic [2:0] B_IDLE = 3'd0, B_FETCH = 3'd1, B_EXAM = 3'd2, B_PEND = 3'd3, B_READY = 3'd4;
 
     // ---- line address decode: line index (2 * channel + line) or -1
     function automatic int line_of(input logic [AW-1:0] a);
@@ -202,7 +219,16 @@ module coh_engine #(
 
     // ---- state
     logic [NL*1024-1:0] lines;        // the device's copy of every channel line
-    logic [NCH-1:0]     par;          // trigger line of channel c is 2c + par[c]
+    logic [NCH-1:0]     par;          // line of channel c held (or held last): 2c + par[c]
+    // the signal rule (Documentation/protocols.md): per channel the line
+    // answered last (ansl, once ansv), the last CPU word consumed (taken),
+    // and whether a SYNC came since reset (synced)
+    logic [NCH-1:0]     ansv, ansl, synced;
+    logic [NCH*64-1:0]  taken;
+    logic [2:0]         b_st;         // Fig. 5b channel state (B_*)
+    logic               b_fline;      // line it examines
+    logic               b_tr;         // its ready answer is transient
+    logic [63:0]        b_res;        // its ready answer's control word
     logic [NCH-1:0]     hold;         // a trigger read is held
     logic [NCH*ID_W-1:0] hold_id;
     logic [NCH*32-1:0]  timer;
@@ -323,7 +349,7 @@ module coh_engine #(
         f_in_data   = '0;
         f_in_nbytes = '0;
         for (int c = NCPU - 1; c >= 0; c--)
-            if (inv[3*c +: 3] == I_QUEUED && q_req[c]) begin
+            if (inv[3*c +: 3] == I_TAKEN && q_req[c]) begin
                 f_in_valid  = 1'b1;
                 f_in_tag    = TW'(c);
                 // the payload (bytes 8..127 of R) at byte 0
@@ -360,12 +386,19 @@ module coh_engine #(
         ans_c  = 0;
         ans_nr = 1'b0;
         for (int c = NCH - 1; c >= 0; c--) begin
-            logic ready_now;
-            if (c < NCPU) ready_now = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
-            else          ready_now = dmsg_valid;
+            logic ready_now, may_nr;
+            if (c < NCPU) begin
+                ready_now = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
+                // not ready only while a consumed word's answer is computed
+                // (the pulled line's examination takes a few cycles)
+                may_nr    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
+            end else begin
+                ready_now = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
+                may_nr    = b_st == B_PEND;
+            end
             // Answer only once the other line is Invalid in the CPU's cache
             // (its LCI acknowledged): the CPU's next load goes there.
-            if (hold[c] && !reclaiming[c] && (ready_now || timer[32*c +: 32] >= cfg_timeout)) begin
+            if (hold[c] && !reclaiming[c] && (ready_now || (may_nr && timer[32*c +: 32] >= cfg_timeout))) begin
                 ans_go = 1'b1;
                 ans_c  = c;
                 ans_nr = !ready_now;
@@ -373,7 +406,7 @@ module coh_engine #(
         end
         if (rdrsp_valid) ans_go = 1'b0;    // output register busy
     end
-    assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr;
+    assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
 
     wire [1023:0] msg_line = {dmsg_data, mk_ctrl(K_MSG, 16'(dmsg_len), mseq + 32'd1)};
 
@@ -410,6 +443,13 @@ module coh_engine #(
         end
     end
 
+    // a consumed CPU word whose answer is not given yet
+    logic [NCH-1:0] pending;
+    always_comb begin
+        for (int c = 0; c < NCPU; c++) pending[c] = inv[3*c +: 3] != I_IDLE;
+        pending[NCPU] = b_st == B_PEND;
+    end
+
     logic inv_busy;
     always_comb begin
         inv_busy = 1'b0;
@@ -422,6 +462,11 @@ module coh_engine #(
     always_ff @(posedge clk) begin
         if (!rst_n) begin
             par          <= '0;
+            ansv         <= '0;
+            ansl         <= '0;
+            synced       <= '0;
+            taken        <= '0;
+            b_st         <= B_IDLE;
             hold         <= '0;
             inv          <= '0;
             mseq         <= '0;
@@ -435,7 +480,9 @@ module coh_engine #(
             rsent        <= '0;
             m_st         <= M_IDLE;
             m_dv         <= 1'b0;
-            for (int l = 0; l < NL; l++) lines[1024*l +: 1024] <= 1024'd0;
+            // lines: not reset. Line storage keeps its content over a reset
+            // (block RAM): a re-read after it must find an answer the CPU
+            // may still be copying.
             rdrsp_valid  <= 1'b0;
             wrrsp_valid  <= 1'b0;
             lclreq_valid <= 1'b0;
@@ -457,21 +504,44 @@ module coh_engine #(
                 if (inv[3*c +: 3] == I_READY && dly[32*c +: 32] != 32'd0)
                     dly[32*c +: 32] <= dly[32*c +: 32] - 32'd1;
 
-            // pulled lines the function unit does not serve: answered at once
+            // the pulled line examined: only a CPU word not consumed yet is a
+            // signal (a speculative or early read, or a re-read after the
+            // CPU's store of its next word, finds the word it already ran);
+            // after a reset only a SYNC is (the word may be one already run)
             for (int c = 0; c < NCPU; c++)
-                if (inv[3*c +: 3] == I_QUEUED && !q_req[c] && !q_mc[c]) begin
+                if (inv[3*c +: 3] == I_QUEUED) begin
+                    logic [63:0] w;
+                    w = qw[64*c +: 64];
+                    dly[32*c +: 32] <= 32'd0;
+                    if (!w_cpu(w, 1'b0) || w == taken[64*c +: 64]) begin
+                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
+                        akind[2*c +: 2]     <= A_TR;
+                        inv[3*c +: 3]       <= I_READY;
+                    end else if (!synced[c] && w_kind(w) != K_SYNC) begin
+                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        akind[2*c +: 2]     <= A_TR;
+                        inv[3*c +: 3]       <= I_READY;
+                    end else begin
+                        taken[64*c +: 64] <= w;
+                        ansv[c]           <= 1'b1;
+                        ansl[c]           <= fline[c];
+                        inv[3*c +: 3]     <= I_TAKEN;
+                        timer[32*c +: 32] <= '0;   // TIMEOUT counts from the word's consumption
+                    end
+                end
+            // consumed words the function unit does not serve: answered at once
+            for (int c = 0; c < NCPU; c++)
+                if (inv[3*c +: 3] == I_TAKEN && !q_req[c] && !q_mc[c]) begin
                     logic [63:0] w;
                     w = qw[64*c +: 64];
                     inv[3*c +: 3] <= I_READY;
                     dly[32*c +: 32] <= 32'd0;
-                    if ((w & C_VALID) == 0) begin
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
-                        akind[2*c +: 2]     <= A_NR;
-                    end else begin
+                    begin
                         // SYNC, or a message the engine cannot serve: SYNC_ACK
                         res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_SACK;
                         if (w_kind(w) == K_SYNC) begin
+                            synced[c]         <= 1'b1;
                             cseq[32*c +: 32]  <= w_seq(w);
                             mnext[11*c +: 11] <= '0;
                             moff[16*c +: 16]  <= '0;
@@ -512,7 +582,7 @@ module coh_engine #(
                     logic pick;
                     pick = 1'b0;
                     for (int c = 0; c < NCPU; c++)
-                        if (!pick && inv[3*c +: 3] == I_QUEUED && q_mc[c]) begin
+                        if (!pick && inv[3*c +: 3] == I_TAKEN && q_mc[c]) begin
                             logic [63:0] w;
                             pick = 1'b1;
                             w = qw[64*c +: 64];
@@ -607,33 +677,76 @@ module coh_engine #(
                 end
             endcase
 
-            // answer of a held read
+            // answer of a held read. A transient answer (not ready, out of
+            // step) goes in the fill only: the line keeps its content and
+            // the answered line stays. Any other answer is written into the
+            // held line, which becomes the answered one.
             if (ans_go) begin
                 for (int c = 0; c < NCH; c++)
                     if (c == ans_c) begin
                         logic [1023:0] line;
+                        logic          tr;
+                        tr = 1'b1;
                         if (ans_nr) begin
                             line = {960'd0, mk_ctrl(K_NR, 16'd0, c < NCPU ? cseq[32*c +: 32] : 32'd0)};
                             cnt_not_ready <= 1'b1;
                         end else if (c < NCPU) begin
                             line = res[1024*c +: 1024];
+                            tr   = akind[2*c +: 2] == A_TR;
                             if (akind[2*c +: 2] == A_RES) cnt_result <= 1'b1;
-                            if (akind[2*c +: 2] == A_NR) cnt_not_ready <= 1'b1;
+                            if (tr && (line[63:0] & C_VALID) == 0) cnt_not_ready <= 1'b1;
                             inv[3*c +: 3] <= I_IDLE;
+                        end else if (b_st == B_READY) begin
+                            line = {960'd0, b_res};
+                            tr   = b_tr;
+                            if (tr && (b_res & C_VALID) == 0) cnt_not_ready <= 1'b1;
+                            b_st <= B_IDLE;
                         end else begin
                             line = msg_line;
+                            tr   = 1'b0;
                             mseq <= mseq + 32'd1;
                             cnt_result <= 1'b1;
+                            b_st <= B_IDLE;
                         end
                         rdrsp_valid <= 1'b1;
                         rdrsp_id    <= hold_id[ID_W*c +: ID_W];
                         rdrsp_data  <= line;
                         rdrsp_excl  <= cfg_excl;
-                        if (par[c]) lines[1024*(2*c+1) +: 1024] <= line;
-                        else        lines[1024*(2*c) +: 1024]   <= line;
+                        if (!tr) begin
+                            if (par[c]) lines[1024*(2*c+1) +: 1024] <= line;
+                            else        lines[1024*(2*c) +: 1024]   <= line;
+                            ansv[c] <= 1'b1;
+                            ansl[c] <= par[c];
+                        end
                         hold[c] <= 1'b0;
-                        par[c]  <= !par[c];
                     end
+            end
+
+            // Fig. 5b: the pulled line examined, as for a CPU channel; an ACK
+            // is consumed and the next message answers the held read
+            if (b_st == B_EXAM) begin
+                logic [63:0] w;
+                w = b_fline ? lines[1024*(2*NCPU+1) +: 64] : lines[1024*(2*NCPU) +: 64];
+                b_st <= B_READY;
+                b_tr <= 1'b1;
+                if (!w_cpu(w, 1'b1) || w == taken[64*NCPU +: 64]) begin
+                    b_res <= mk_ctrl(K_NR, 16'd0, 32'd0);
+                end else if (!synced[NCPU] && w_kind(w) != K_SYNC) begin
+                    b_res <= mk_ctrl(K_SACK, 16'd0, w_seq(w));
+                end else begin
+                    taken[64*NCPU +: 64] <= w;
+                    ansv[NCPU] <= 1'b1;
+                    ansl[NCPU] <= b_fline;
+                    if (w_kind(w) == K_SYNC) begin   // a new owner: messages numbered from its n
+                        synced[NCPU] <= 1'b1;
+                        mseq  <= w_seq(w);
+                        b_res <= mk_ctrl(K_SACK, 16'd0, w_seq(w));
+                        b_tr  <= 1'b0;
+                    end else begin
+                        b_st <= B_PEND;
+                        timer[32*NCPU +: 32] <= '0;   // TIMEOUT counts from the ACK's consumption
+                    end
+                end
             end
 
             // a new read request
@@ -650,24 +763,36 @@ module coh_engine #(
                             if (rdreq_excl) begin
                                 // the CPU wants to store: answered at once
                             end else if (hold[c] && k == 32'(par[c])) begin
-                                line = {960'd0, mk_ctrl(K_NR, 16'd0, 32'd0)};  // a second reader of T
-                            end else if (!hold[c]) begin
-                                // the trigger (adopted if the CPU loads R: parity after a restart)
+                                line = {960'd0, mk_ctrl(K_NR, 16'd0, 32'd0)};  // a second reader of the held line
+                            end else if (hold[c] || (ansv[c] && k == 32'(ansl[c]))) begin
+                                // the answered line (a re-read after an eviction,
+                                // a prefetch): the same content, nothing changes
+                            end else if (!ansv[c] && (line[63:0] & C_VALID) != 0 && !w_cpu(line[63:0], c == NCPU)) begin
+                                // after a reset: an answer the CPU may still be copying
+                            end else begin
+                                // the other line: a signal if the answered line
+                                // holds a CPU word not consumed yet (examined
+                                // once it is back); while a consumed word's
+                                // answer is pending, the read waits for it
                                 immediate = 1'b0;
                                 hold[c] <= 1'b1;
                                 par[c]  <= k[0];
                                 hold_id[ID_W*c +: ID_W] <= rdreq_id;
                                 timer[32*c +: 32] <= '0;
-                                fetch = c < NCPU;   // a 5a channel: start an invocation if idle
-                                // take the other line back (5a: the request; else
-                                // the last answer, which the CPU may still hold)
-                                if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
+                                if (!pending[c]) begin
+                                    fetch = 1'b1;
+                                    if (!lci_out[2*c + 1 - k]) need_lci[2*c + 1 - k] <= 1'b1;
+                                    if (c == NCPU) begin
+                                        b_st    <= B_FETCH;
+                                        b_fline <= k == 0;
+                                    end
+                                end
                             end
                         end
-                // 5a: an idle channel fetches its other line (R) now
+                // 5a: an idle channel fetches its other line now
                 for (int c = 0; c < NCPU; c++)
                     for (int k = 0; k < 2; k++)
-                        if (fetch && rd_l == 2 * c + k && inv[3*c +: 3] == I_IDLE) begin
+                        if (fetch && rd_l == 2 * c + k) begin
                             inv[3*c +: 3] <= I_FETCH;
                             fline[c] <= k == 0;
                         end
@@ -708,6 +833,8 @@ module coh_engine #(
                 for (int c = 0; c < NCPU; c++)
                     if (inv[3*c +: 3] == I_FETCH && lr_l == 2 * c + 32'(fline[c]))
                         inv[3*c +: 3] <= I_QUEUED;
+                if (b_st == B_FETCH && lr_l == 2 * NCPU + 32'(b_fline))
+                    b_st <= B_EXAM;
             end
             if ((!ulreq_valid || ulreq_ready) && ul_pick >= 0) begin
                 ulreq_valid <= 1'b1;
