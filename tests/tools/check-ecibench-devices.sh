@@ -58,10 +58,17 @@ usage sim:eci pingpong --device sim:eci -n 1
 usage --entries pingpong --ops floor --entries 8 -n 1
 usage --ops pingpong --ops floor,bogus -n 1
 
-# rtl:coh without -DPIOC_RTL=ON: the library says what is missing.
+usage "--line 96" queue --device sim:eci --line 96 -n 1
+
+# rtl:coh without -DPIOC_RTL=ON: the library says what is missing; with it,
+# what the RTL engine cannot run is refused naming the option and the reason.
 if ! "$bench" invoke --device rtl:coh --sizes 64 -n 2 --no-pin >/dev/null 2>"$dir/err"; then
 	grep -q -- "-DPIOC_RTL=ON" "$dir/err" && ok "rtl:coh in a build without RTL names -DPIOC_RTL=ON" ||
 		bad "rtl:coh: $(cat "$dir/err")"
+else
+	usage "--line 64: rtl:coh: line size 64" invoke --device rtl:coh --line 64 --sizes 64 -n 1
+	usage "--device rtl:coh: rtl:coh: variant 5b" invoke --device rtl:coh --variant 5b --sizes 64 -n 1
+	usage "--device rtl:coh: rtl:coh: pipelined" invoke --engine rtl --pipelined --sizes 64 -n 1
 fi
 
 # --help names the devices: per command, and the tool's table.

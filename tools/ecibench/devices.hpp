@@ -15,6 +15,7 @@
 
 #include <pioc/bench/report.hpp>
 #include <pioc/device.hpp>
+#include <pioc/error.hpp>
 #include <pioc/sim/eci.hpp>
 
 #include <nlohmann/json.hpp>
@@ -46,6 +47,20 @@ struct device_options {
 	/** The device the options name; @p fallback when none is given. */
 	device_choice resolve(const command_line &c, std::string_view fallback) const;
 };
+
+/** Runs @p f, a setting of the device; a setting the device refuses
+ *  (errc::not_supported, invalid_argument) becomes a usage error naming
+ *  @p option, the device's reason after it. */
+template <class F> decltype(auto) device_setting(const std::string &option, F &&f)
+{
+	try {
+		return f();
+	} catch (const pioc::error &e) {
+		if (e.code() != pioc::errc::not_supported && e.code() != pioc::errc::invalid_argument)
+			throw;
+		throw usage_error(option + ": " + e.what());
+	}
+}
 
 /** The model's parameters a simulated report carries, read from the model
  *  the run used (FITTED / ASSUMED: see sim::eci::config). */

@@ -119,20 +119,27 @@ void run_on_window(const invoke_opts &o, const device_choice &d, bench::report &
 	}
 }
 
+/** --line on a simulated device (the device says which sizes it takes). */
+void set_line(coherent::port &port, std::uint64_t line)
+{
+	if (line != port.model().line_size)
+		device_setting(fmt::format("--line {}", line),
+			       [&] { port.set_line_size(static_cast<std::uint32_t>(line)); });
+}
+
 /** One size on a freshly opened simulated device: its engine set up as the
  *  options say, every message counted. */
 bench::result run_simulated_size(const invoke_opts &o, const device_choice &d, coherent::variant v, std::size_t s)
 {
 	auto dev = device::open(d.spec);
 	auto &port = dev.coherent();
-	if (o.line != port.model().line_size)
-		port.set_line_size(static_cast<std::uint32_t>(o.line));
+	set_line(port, o.line);
 	coherent::engine_setup es;
 	es.v = v;
 	es.exclusive = !o.shared;
 	es.data_lines = o.pipelined ? 128 : 0;
 	es.channels = static_cast<std::uint32_t>(o.channel + 1);
-	auto &eng = port.start_invocations(es);
+	auto &eng = device_setting("--device " + d.spec, [&]() -> auto & { return port.start_invocations(es); });
 	auto &sys = port.system();
 	const auto lay = eng.channel_layout(static_cast<std::uint32_t>(o.channel));
 	sys.cpu_spend(5000); // the device's reset: it takes its lines (CPU-homed variants)
@@ -183,8 +190,7 @@ void run_simulated(const invoke_opts &o, const device_choice &d, coherent::varia
 	{
 		// The parameters of the model the runs use, read from it.
 		auto dev = device::open(d.spec);
-		if (o.line != dev.coherent().model().line_size)
-			dev.coherent().set_line_size(static_cast<std::uint32_t>(o.line));
+		set_line(dev.coherent(), o.line);
 		rep.extra["model"] = model_params(dev.coherent().model());
 	}
 	// Progress counts iterations (warm-up included), reported between sizes.

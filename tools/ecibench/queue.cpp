@@ -69,7 +69,7 @@ int run_on_model(const queue_opts &o, const device_choice &d, std::uint32_t line
 {
 	auto dev = device::open(d.spec);
 	if (line != dev.coherent().model().line_size)
-		dev.coherent().set_line_size(line);
+		device_setting(fmt::format("--line {}", line), [&] { dev.coherent().set_line_size(line); });
 	bench::report rep;
 	rep.tool = "ecibench queue";
 	rep.device = d.spec;
