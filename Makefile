@@ -50,7 +50,7 @@ demo: bootstrap lib
 
 # Runs pciebench/ecibench on the simulated devices, draws with tools/plot/.
 figures: bootstrap $(BUILD)/build.ninja
-	$(NINJA) -C $(BUILD) pciebench ecibench
+	$(NINJA) -C $(BUILD) pciebench ecibench nicbench
 	scripts/figures $(BUILD) $(BUILD)/figures
 
 install: lib
@@ -106,7 +106,7 @@ test-cosim: lib
 test-rtl:
 	$(MAKE) -C fpga test
 	cmake -S . -B build-rtl -G Ninja -DPIOC_RTL=ON $(CMAKE_FLAGS)
-	$(NINJA) -C build-rtl test_rtl pciebench ecibench
+	$(NINJA) -C build-rtl test_rtl pciebench ecibench nicbench
 	cd build-rtl && ctest --output-on-failure -L rtl -E 'rtl[.]fpga'
 
 test-spin:

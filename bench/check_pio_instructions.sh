@@ -1,7 +1,8 @@
 #!/bin/bash
-# Instructions per PIO invocation, pio::invoke vs Fig. 3 by hand, counted by
-# callgrind (deterministic) only inside the two functions of
-# bench/pio_instructions.cpp. Fails if a ratio lib/fig3 exceeds its limit.
+# Instructions per PIO invocation, a prepared pio::call vs Fig. 3 by hand,
+# counted by callgrind (deterministic) only inside the functions of
+# bench/pio_instructions.cpp. Fails if a ratio call/fig3 exceeds its limit.
+# pio::invoke (nothing prepared) is printed alongside, without a limit.
 #
 # usage: check_pio_instructions.sh PATH/TO/pio_instructions [SIZE:LIMIT ...]
 set -euo pipefail
@@ -10,26 +11,25 @@ shift
 limits=("$@")
 [ ${#limits[@]} -gt 0 ] || limits=(8:1.05 64:1.05 512:1.05)
 iters=1000
-command -v valgrind >/dev/null || { echo "valgrind is not installed (scripts/bootstrap)"; exit 1; }
+. "$(dirname "$0")/callgrind_count.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Ir collected inside function $2 over $iters calls of variant $1 at size $3.
 count() {
-	valgrind --tool=callgrind --toggle-collect="$2" --callgrind-out-file="$tmp/out" \
-		"$prog" "$1" "$3" "$iters" 2>"$tmp/log" || { cat "$tmp/log"; exit 1; }
-	awk '/^(summary|totals):/ { print $2; exit }' "$tmp/out"
+	callgrind_ir "$tmp" "$2" "$prog" "$1" "$3" "$iters"
 }
 
 fail=0
-printf '%-6s %12s %12s %7s %7s\n' bytes "pio::invoke" "Fig. 3" ratio limit
+printf '%-6s %11s %12s %7s %7s %12s %7s\n' bytes "pio::call" "Fig. 3" ratio limit "pio::invoke" ratio
 for sl in "${limits[@]}"; do
 	size=${sl%%:*} limit=${sl##*:}
-	lib=$(count lib pioc_bench_lib_invoke "$size")
+	lib=$(count call pioc_bench_lib_call "$size")
 	ref=$(count fig3 pioc_bench_fig3_invoke "$size")
-	read -r per_lib per_ref ratio ok < <(awk -v l="$lib" -v r="$ref" -v n="$iters" -v m="$limit" \
-		'BEGIN { printf "%.1f %.1f %.3f %d\n", l / n, r / n, l / r, (l / r <= m) }')
-	printf '%-6s %12s %12s %7s %7s\n' "$size" "$per_lib" "$per_ref" "$ratio" "$limit"
-	[ "$ok" = 1 ] || { echo "  FAIL: pio::invoke costs ${ratio}x the hand-written sequence at $size B (limit ${limit}x)"; fail=1; }
+	inv=$(count invoke pioc_bench_lib_invoke "$size")
+	read -r per_lib per_ref ratio ok per_inv inv_ratio < <(awk -v l="$lib" -v r="$ref" -v i="$inv" -v n="$iters" -v m="$limit" \
+		'BEGIN { printf "%.1f %.1f %.3f %d %.1f %.3f\n", l / n, r / n, l / r, (l / r <= m), i / n, i / r }')
+	printf '%-6s %11s %12s %7s %7s %12s %7s\n' "$size" "$per_lib" "$per_ref" "$ratio" "$limit" "$per_inv" "$inv_ratio"
+	[ "$ok" = 1 ] || { echo "  FAIL: pio::call costs ${ratio}x the hand-written sequence at $size B (limit ${limit}x)"; fail=1; }
 done
 exit $fail

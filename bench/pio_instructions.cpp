@@ -1,13 +1,14 @@
-// Instructions per PIO invocation: pio::invoke on the hardware I/O view
-// (mmio_io, UC, 8-byte accesses) against the paper's Fig. 3 sequence written
-// by hand, both over memory that answers like the PIO image (the status word
-// is already there when it is read). Run under callgrind by
-// bench/check_pio_instructions.sh, which collects only inside the two
+// Instructions per PIO invocation: a prepared pio::call and pio::invoke on
+// the hardware I/O view (mmio_io, UC, 8-byte accesses) against the paper's
+// Fig. 3 sequence written by hand, all over memory that answers like the PIO
+// image (the status word is already there when it is read). Run under
+// callgrind by bench/check_pio_instructions.sh, which collects only inside the
 // extern "C" functions below; this program just drives them and checks that
-// both read back what the "device" answered.
+// each read back what the "device" answered.
 //
-// usage: pio_instructions lib|fig3 BYTES ITERATIONS
+// usage: pio_instructions call|invoke|fig3 BYTES ITERATIONS
 #include <pioc/pio.hpp>
+#include <pioc/pio_call.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,7 +22,15 @@ static_assert(regs::STATUS_SEQ_SHIFT == 32 && regs::STATUS_SEQ_MASK == 0x7ffffff
 
 extern "C" {
 
-/** The library: one invocation of @p o on @p n bytes. */
+/** The library as a timed loop uses it: one invocation through a call
+ *  prepared (op and size checked) before the loop. */
+[[gnu::noipa]] std::size_t pioc_bench_lib_call(const pioc::pio::call<pioc::mem_type::uc, pioc::mmio_io> &c,
+					       const void *req, void *resp)
+{
+	return c(req, resp);
+}
+
+/** The library without preparation: one invocation of @p o on @p n bytes. */
 [[gnu::noipa]] std::size_t pioc_bench_lib_invoke(const pioc::mmio_io &io, pioc::pio::invoke_state &st,
 						 pioc::pio::op o, const void *req, std::size_t n, void *resp)
 {
@@ -57,14 +66,15 @@ extern "C" {
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		std::fprintf(stderr, "usage: pio_instructions lib|fig3 BYTES ITERATIONS\n");
+		std::fprintf(stderr, "usage: pio_instructions call|invoke|fig3 BYTES ITERATIONS\n");
 		return 2;
 	}
 	const std::string_view which = argv[1];
 	const std::size_t n = std::strtoul(argv[2], nullptr, 0);
 	const unsigned long iters = std::strtoul(argv[3], nullptr, 0);
-	if ((which != "lib" && which != "fig3") || n == 0 || n % 8 || n > pioc::pio::max_payload) {
-		std::fprintf(stderr, "pio_instructions: lib or fig3, BYTES a multiple of 8 up to %zu\n",
+	if ((which != "call" && which != "invoke" && which != "fig3") || n == 0 || n % 8 ||
+	    n > pioc::pio::max_payload) {
+		std::fprintf(stderr, "pio_instructions: call, invoke or fig3, BYTES a multiple of 8 up to %zu\n",
 			     pioc::pio::max_payload);
 		return 2;
 	}
@@ -77,14 +87,24 @@ int main(int argc, char **argv)
 	std::memset(req, 0x5a, n);
 	pioc::mmio_io io(bar, regs::bar_size, pioc::mem_type::uc, pioc::wide_isa::none);
 	pioc::pio::invoke_state st;
+	const pioc::pio::call<pioc::mem_type::uc, pioc::mmio_io> prepared(io, st, pioc::pio::op::echo, n);
+	if (!prepared.words()) {
+		std::fprintf(stderr, "pio_instructions: the prepared call did not take the 8-byte path\n");
+		return 1;
+	}
 	std::uint32_t seq = 1;
 	for (unsigned long i = 0; i < iters; ++i) {
 		// The device's answer to this invocation (not counted).
 		auto &status = *reinterpret_cast<std::uint64_t *>(bar + regs::INVOKE_STATUS.offset);
-		status = regs::STATUS_DONE | (std::uint64_t(which == "lib" ? st.next_seq : seq) << 32) | n;
+		status = regs::STATUS_DONE | (std::uint64_t(which == "fig3" ? seq : st.next_seq) << 32) | n;
 		std::memset(resp, 0, n);
-		const std::size_t got = which == "lib" ? pioc_bench_lib_invoke(io, st, pioc::pio::op::echo, req, n, resp)
-						       : pioc_bench_fig3_invoke(bar, &seq, regs::OP_ECHO, req, n, resp);
+		std::size_t got;
+		if (which == "call")
+			got = pioc_bench_lib_call(prepared, req, resp);
+		else if (which == "invoke")
+			got = pioc_bench_lib_invoke(io, st, pioc::pio::op::echo, req, n, resp);
+		else
+			got = pioc_bench_fig3_invoke(bar, &seq, regs::OP_ECHO, req, n, resp);
 		if (got != n || std::memcmp(resp, bar + regs::RESP.offset, n) ||
 		    std::memcmp(req, bar + regs::REQ.offset, n)) {
 			std::fprintf(stderr, "pio_instructions: %s read back the wrong answer\n", argv[1]);

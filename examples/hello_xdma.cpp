@@ -4,6 +4,7 @@
 //   hello_xdma             (sim:xdma)     hello_xdma 0000:01:00.0  (a board)
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
+#include <pioc/regs/pio_dev.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <cstdio>
@@ -22,7 +23,11 @@ int main(int argc, char **argv)
 		const char msg[] = "hello from the host, via card memory";
 		std::memcpy(out, msg, sizeof msg);
 
-		const std::uint64_t card = 0x1000; // an address in the card's memory
+		// A card address for plain data: on a VCU118 (and sim:xdma_pio) the
+		// engines reach the PIO image, whose low addresses are registers
+		// (0x1000 is its doorbell), so the data goes to its block-RAM window;
+		// on sim:xdma the same address is card memory.
+		const std::uint64_t card = pioc::regs::pio_dev::BRAM.offset;
 		engines.h2c(0).transfer(buf, 0, sizeof msg, card);    // host -> card
 		engines.c2h(0).transfer(buf, 4096, sizeof msg, card); // card -> host
 

@@ -1,7 +1,11 @@
 # Vivado batch build of the VCU118 image: XDMA IP (PCIe Gen3 x16, 512-bit AXI
 # at 250 MHz) + our user logic (fpga/rtl/xdma/xdma_user_top.sv).
 #
-#   vivado -mode batch -source fpga/vcu118/build.tcl [-tclargs OUTDIR]
+#   vivado -mode batch -source fpga/vcu118/build.tcl [-tclargs OUTDIR [IMAGE]]
+#
+# IMAGE pio (default): the PIO/XDMA image above. IMAGE nic_pio: the PCIe PIO
+# NIC (fpga/rtl/nic/nic_pio_top.sv under vcu118_nic_top.sv): the same XDMA
+# IP with a 4 MiB bypass BAR (nic_pio.toml), no AXI-Lite BAR, device 10ee:9048.
 #
 # Written for Vivado 2022.2 (XDMA 4.1). NOT run in this repository's CI (no
 # Vivado there): see Documentation/fpga.md for what was verified and what a
@@ -10,12 +14,14 @@ set here   [file normalize [file dirname [info script]]]
 set fpga   [file normalize $here/..]
 set root   [file normalize $fpga/..]
 set out    [expr {[llength $argv] > 0 ? [lindex $argv 0] : "$root/build/fpga/vcu118"}]
+set image  [expr {[llength $argv] > 1 ? [lindex $argv 1] : "pio"}]
 set part   xcvu9p-flga2104-2L-e
+if {$image ni {pio nic_pio}} { puts "ERROR: IMAGE must be pio or nic_pio"; exit 1 }
 file mkdir $out
 
 # ---- register-map packages from the same TOML as the library
 file mkdir $out/generated
-foreach map {pio_dev coh_dev} {
+foreach map {pio_dev coh_dev nic_pio} {
     exec python3 $root/scripts/gen-regmap $fpga/regmap/$map.toml --sv $out/generated/${map}_pkg.sv
 }
 
@@ -24,12 +30,19 @@ set boards [get_board_parts -quiet -latest_file_version {*vcu118*}]
 if {[llength $boards]} { set_property board_part [lindex $boards 0] [current_project] }
 
 # ---- our RTL (packages first) and the board top
-add_files -norecurse [list $out/generated/pio_dev_pkg.sv $out/generated/coh_dev_pkg.sv]
-add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/bloom/*.sv $fpga/rtl/pio/*.sv $fpga/rtl/xdma/*.sv]
-add_files -norecurse $here/vcu118_top.sv
+if {$image eq "nic_pio"} {
+    set top vcu118_nic_top
+    add_files -norecurse [list $out/generated/nic_pio_pkg.sv]
+    add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/nic/*.sv]
+} else {
+    set top vcu118_top
+    add_files -norecurse [list $out/generated/pio_dev_pkg.sv $out/generated/coh_dev_pkg.sv]
+    add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/bloom/*.sv $fpga/rtl/pio/*.sv $fpga/rtl/xdma/*.sv]
+}
+add_files -norecurse $here/$top.sv
 set_property file_type SystemVerilog [get_files *.sv]
 add_files -fileset constrs_1 -norecurse $here/vcu118.xdc
-set_property top vcu118_top [current_fileset]
+set_property top $top [current_fileset]
 
 # ---- XDMA: memory-mapped DMA (1 H2C + 1 C2H channel), AXI-Lite master BAR
 # (control, 256 KiB), DMA bypass BAR (PIO, 256 KiB), MSI-X, PCIe device 10ee:9038.
@@ -58,6 +71,15 @@ set_property -dict [list \
     CONFIG.cfg_mgmt_if               {false} \
     CONFIG.xdma_sts_ports            {false} \
 ] [get_ips xdma_0]
+if {$image eq "nic_pio"} {
+    # BAR0 = nic_pio.toml (4 MiB, rings and packet buffers), no control BAR
+    set_property -dict [list \
+        CONFIG.pf0_device_id      {9048} \
+        CONFIG.axilite_master_en  {false} \
+        CONFIG.axist_bypass_size  {4} \
+        CONFIG.axist_bypass_scale {Megabytes} \
+    ] [get_ips xdma_0]
+}
 
 # ---- 512 -> 64 bit AXI4 width converters for the DMA and the bypass paths
 foreach n {dwc_dma dwc_byp} {
@@ -72,7 +94,7 @@ generate_target all [get_ips]
 synth_ip [get_ips]
 
 # ---- build
-synth_design -top vcu118_top -part $part
+synth_design -top $top -part $part
 write_checkpoint -force $out/post_synth.dcp
 report_utilization -file $out/utilization_synth.rpt
 opt_design
@@ -86,5 +108,6 @@ if {[get_property SLACK [get_timing_paths -max_paths 1 -nworst 1 -setup]] < 0} {
     puts "ERROR: timing not met, see $out/timing.rpt"
     exit 1
 }
-write_bitstream -force $out/pioc_vcu118.bit
-puts "bitstream: $out/pioc_vcu118.bit"
+set bit [expr {$image eq "pio" ? "pioc_vcu118.bit" : "pioc_vcu118_$image.bit"}]
+write_bitstream -force $out/$bit
+puts "bitstream: $out/$bit"

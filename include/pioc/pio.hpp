@@ -117,14 +117,15 @@ template <io_view IO> [[gnu::noinline, gnu::cold]] std::uint64_t retry_not_ready
 } // namespace detail
 
 namespace detail {
-/** Orders the request before the doorbell and rings it (steps 2-3). */
-template <mem_type MT, class IO> [[gnu::always_inline]] inline void ring(const IO &io, op o, std::size_t n)
+/** Orders the request before the doorbell and rings it with @p doorbell
+ *  (doorbell_value(), steps 2-3). */
+template <mem_type MT, class IO> [[gnu::always_inline]] inline void ring(const IO &io, std::uint64_t doorbell)
 {
 	if constexpr (MT == mem_type::wc)
 		io.wc_flush();
 	else
 		io.store_store();
-	io.template store<std::uint64_t>(regs::DOORBELL.offset, doorbell_value(o, n));
+	io.template store<std::uint64_t>(regs::DOORBELL.offset, doorbell);
 	if constexpr (MT == mem_type::wc)
 		io.wc_flush();
 }
@@ -135,7 +136,7 @@ template <mem_type MT, class IO>
 [[gnu::always_inline]] inline void post(const IO &io, op o, const void *req, std::size_t n)
 {
 	io.copy_to(regs::REQ.offset, req, n);
-	detail::ring<MT>(io, o, n);
+	detail::ring<MT>(io, doorbell_value(o, n));
 }
 
 /** The high word of the INVOKE_STATUS that completes invocation @p seq:
@@ -228,7 +229,7 @@ template <mem_type MT, class IO>
 		if (io.isa() != wide_isa::none || (n & 7)) [[unlikely]]
 			return detail::invoke_any<MT>(io, st, o, req, n, resp);
 		io.store_words(regs::REQ.offset, static_cast<const std::uint8_t *>(req), n / 8);
-		detail::ring<MT>(io, o, n);
+		detail::ring<MT>(io, doorbell_value(o, n));
 		const auto s = io.template load<std::uint64_t>(regs::INVOKE_STATUS.offset);
 		if (static_cast<std::uint32_t>(s >> 32) != expected_status_hi(st.next_seq)) [[unlikely]]
 			return detail::finish_slow<MT>(io, st, s, resp);

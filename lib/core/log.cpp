@@ -1,5 +1,5 @@
 // The library logger: spdlog to stderr, level from PIOC_LOG_LEVEL.
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 

@@ -1,6 +1,6 @@
 // Choosing the wide-access instructions once, and the hardware copy routines.
 #include <pioc/io.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/wide.hpp>
 
 #include <cstdlib>

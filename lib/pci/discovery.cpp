@@ -3,7 +3,7 @@
 #include "pci/pci.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@
 #endif
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 #include "pci/pci.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/wide.hpp>
 
 #include <fmt/format.h>

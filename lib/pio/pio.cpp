@@ -1,5 +1,6 @@
 // PIO invocation: the checked API and the cold paths of the templates.
 #include <pioc/pio.hpp>
+#include <pioc/pio_call.hpp>
 
 #include <fmt/format.h>
 
@@ -44,6 +45,18 @@ void throw_bad_status(const invoke_state &st, std::uint64_t s)
 				st.device, seq, st.next_seq, max_payload));
 }
 
+void check_request_len(const invoke_state &st, op o, std::size_t n)
+{
+	if (n == 0)
+		throw error(errc::invalid_argument,
+			    fmt::format("{}: invocation ({}) of 0 bytes: the request must be 1..{} bytes", st.device,
+					to_string(o), max_payload));
+	if (n > max_payload)
+		throw error(errc::out_of_range,
+			    fmt::format("{}: invocation ({}) of {} bytes: the request window REQ at {:#x} holds {} bytes",
+					st.device, to_string(o), n, regs::REQ.offset, max_payload));
+}
+
 } // namespace detail
 
 std::uint32_t next_sequence(const region &bar0)
@@ -79,14 +92,7 @@ invoker::invoker(region bar0) : bar_(std::move(bar0)), name_(std::make_shared<co
 
 std::size_t invoker::invoke(op o, std::span<const std::uint8_t> req, std::span<std::uint8_t> resp)
 {
-	if (req.empty())
-		throw error(errc::invalid_argument,
-			    fmt::format("{}: invocation ({}) of 0 bytes: the request must be 1..{} bytes", *name_,
-					to_string(o), max_payload));
-	if (req.size() > max_payload)
-		throw error(errc::out_of_range,
-			    fmt::format("{}: invocation ({}) of {} bytes: the request window REQ at {:#x} holds {} bytes",
-					*name_, to_string(o), req.size(), regs::REQ.offset, max_payload));
+	detail::check_request_len(st_, o, req.size());
 	if (resp.size() < req.size())
 		throw error(errc::invalid_argument,
 			    fmt::format("{}: invocation ({}) of {} bytes: the response buffer has {} bytes, needs {}",

@@ -2,7 +2,7 @@
 // thread runs. One topology per process, loaded on first use and then only
 // read (hwloc topologies are safe to read from several threads).
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/place.hpp>
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 #include "sim/pio_dev.hpp"
 
 #include <pioc/bloom_hash.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <algorithm>
 #include <cstring>

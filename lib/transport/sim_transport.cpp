@@ -7,13 +7,14 @@
 #include "sim/nic/pio_nic_model.hpp"
 #include "sim/xdma/xdma_dev.hpp"
 #ifdef PIOC_HAVE_RTL
+#include "nic_pio_rtl.hpp"
 #include "rtl_devices.hpp"
 #endif
 
 #include <pioc/sim/host_memory.hpp>
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/wide.hpp>
 
 #include <fmt/format.h>
@@ -51,6 +52,9 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"xdma", "XDMA (PG195) engine model, 1 H2C + 1 C2H: BAR0 and the engines' AXI master are the "
 				     "Verilated VCU118 user side (fpga/rtl/xdma), 256 KiB card address map",
 			     0x10ee, 0x903f, [] { return rtl::make_xdma_rtl(); }, true});
+		// The Verilated PIO NIC: NIC core and MAC stand-in (fpga/rtl/nic).
+		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b) (Verilated RTL, fpga/rtl/nic, MAC loopback "
+					"stand-in)", 0x10ee, 0x9048, [] { return rtl::make_nic_pio_rtl(); }, true});
 #endif
 		return v;
 	}();

@@ -4,7 +4,7 @@
 #include "vfio_user/channel.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <fmt/format.h>
 

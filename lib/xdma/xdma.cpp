@@ -1,7 +1,7 @@
 // The XDMA driver: discovery, rings, request preparation, error decoding and
 // recovery. The timed path is in include/pioc/xdma/xdma.hpp (templates).
 
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/sim/pcie_link.hpp>
 #include <pioc/xdma/xdma.hpp>
 

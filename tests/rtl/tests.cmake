@@ -82,3 +82,17 @@ if(PIOC_RTL)
             --sizes 128,1K,8K,16K -n 3 -w 1 --no-pin --json)
   set_tests_properties(rtl.pciebench_offload PROPERTIES TIMEOUT 900 LABELS rtl)
 endif()
+
+# nicbench on the Verilated PIO NIC (rtl:nic_pio, about 3 s per mode): its
+# small RTL default count (20 frames per size), every frame checked by
+# nicbench itself, JSON simulated with transport rtl, one row per size, RX
+# latency growing with the frame.
+if(PIOC_RTL)
+  add_test(NAME rtl.nicbench_nic_pio
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --device rtl:nic_pio --json 2>err.txt | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
+x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
+assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x' $m || exit 1; \
+grep -q 'rtl:nic_pio is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+  set_tests_properties(rtl.nicbench_nic_pio PROPERTIES TIMEOUT 300 LABELS rtl)
+endif()

@@ -41,7 +41,7 @@ endif()
 
 # pioc-plot (tools/pioc-plot): real JSON from both tools becomes valid SVG and
 # PNG; truncated or malformed JSON is refused with the file and the reason.
-if(TARGET pciebench AND TARGET ecibench)
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.pioc_plot
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-pioc-plot.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>
       ${CMAKE_SOURCE_DIR}/tools/pioc-plot)
@@ -57,15 +57,15 @@ case \"$out\" in *\"$d\"*) ;; *) echo \"pciebench --help does not name $d\"; exi
 endif()
 
 # make figures still works (the tools' options it uses exist, every figure is
-# drawn): scripts/figures into a scratch directory, 12 files, PNGs valid.
-if(TARGET pciebench AND TARGET ecibench)
+# drawn): scripts/figures into a scratch directory, 18 files, PNGs valid.
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.figures
     COMMAND sh -c "out=$(mktemp -d) && trap 'rm -rf $out' EXIT && \
 ${CMAKE_SOURCE_DIR}/scripts/figures ${CMAKE_BINARY_DIR} $out >/dev/null && \
 /usr/bin/python3 -c 'import glob,sys; d=sys.argv[1]; s=glob.glob(d+\"/*.svg\"); p=glob.glob(d+\"/*.png\"); \
-assert len(s)==6 and len(p)==6, (s,p); \
+assert len(s)==9 and len(p)==9, (s,p); \
 assert all(open(f,\"rb\").read(8)==bytes([137,80,78,71,13,10,26,10]) for f in p), p; \
-assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 6 figures\")' $out")
+assert all(\"paper (hardware)\" in open(f).read() for f in s), s; print(\"ok: 9 figures\")' $out")
   set_tests_properties(tools.figures PROPERTIES TIMEOUT 300 LABELS tools)
 endif()
 
@@ -87,7 +87,7 @@ endif()
 
 # pciebench and ecibench share one subcommand dispatch: "help COMMAND", an
 # unknown command naming the known ones, exit codes (under a second).
-if(TARGET pciebench AND TARGET ecibench)
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)
   add_test(NAME tools.subcommands
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-subcommands.sh $<TARGET_FILE:pciebench> $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.subcommands PROPERTIES TIMEOUT 60 LABELS tools)
@@ -108,4 +108,28 @@ if(TARGET pciebench AND TARGET ecibench AND Python3_Interpreter_FOUND)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-progress.py $<TARGET_FILE:pciebench>
       $<TARGET_FILE:ecibench>)
   set_tests_properties(tools.progress PROPERTIES TIMEOUT 120 LABELS tools)
+endif()
+
+# pciebench dma's data check (tools/pciebench/dma_check.cpp) against sim:xdma:
+# it must pass real transfers and fail a corrupted or missing one.
+if(TARGET pioc_tool_common)
+  add_executable(test_dma_check ${CMAKE_CURRENT_LIST_DIR}/test_dma_check.cpp
+    ${CMAKE_SOURCE_DIR}/tools/pciebench/dma_check.cpp)
+  target_link_libraries(test_dma_check PRIVATE pioc_tool_common pioc_catch_main)
+  add_test(NAME tools.dma_check COMMAND test_dma_check)
+  set_tests_properties(tools.dma_check PROPERTIES TIMEOUT 120 LABELS tools)
+endif()
+# The check inside pciebench dma: sim:xdma_pio's card addresses from 0 are
+# the PIO image's registers, not memory, so data sent there does not come
+# back and the run must fail naming the transfer (its default, the block-RAM
+# window, passes in tools.pciebench_dma_checked).
+if(TARGET pciebench)
+  add_test(NAME tools.pciebench_dma_check_fails
+    COMMAND sh -c "if out=$($<TARGET_FILE:pciebench> dma -d sim:xdma_pio --card-addr 0 -t BW_RD -Q 4 -n 10 -w 2 \
+--sizes 64 --no-pin 2>&1); then echo \"passed: $out\"; exit 1; fi; echo \"$out\" | \
+grep 'data check failed: 64-byte transfer 0 of 4 (card address 0x0'")
+  add_test(NAME tools.pciebench_dma_checked
+    COMMAND sh -c "$<TARGET_FILE:pciebench> dma -d sim:xdma_pio -Q 4 -n 10 -w 2 --sizes 64,4K --no-pin --json | \
+grep -q '\"checked_bytes\": *16896'")
+  set_tests_properties(tools.pciebench_dma_check_fails tools.pciebench_dma_checked PROPERTIES TIMEOUT 120 LABELS tools)
 endif()

@@ -27,7 +27,8 @@ int main(int argc, char **argv)
 	app.add_option("--path", path, paths_help);
 	app.add_option("--device", spec, "device spec (default: the simulated device of the path)");
 	app.add_option("--size", sizes, "frame sizes in bytes, 60..9600")->delimiter(',');
-	app.add_option("--iterations,-n", iterations, "frames per size")->check(CLI::PositiveNumber);
+	auto *iter_opt = app.add_option("--iterations,-n", iterations, "frames per size (default 1000, 20 on rtl:*)")
+				 ->check(CLI::PositiveNumber);
 	app.add_option("--ring", ring, "RX and TX ring size (power of two)");
 	app.add_option("--format", fmt, "table | json | csv")->check(CLI::IsMember({"table", "json", "csv"}));
 	app.add_flag_callback("--json", [&] { fmt = "json"; }, "same as --format json");
@@ -38,6 +39,13 @@ int main(int argc, char **argv)
 		if (spec.empty()) {
 			spec = std::string(entry.default_device);
 			std::cerr << "nicbench: no --device given: using " << spec << " (simulated)\n";
+		}
+		// A Verilated device runs every cycle: a 9600-byte frame is ~0.1 M
+		// cycles, so the default count would take many minutes.
+		if (iter_opt->count() == 0 && spec.rfind("rtl:", 0) == 0) {
+			iterations = 20;
+			std::cerr << "nicbench: " << spec << " is Verilated RTL: " << iterations
+				  << " frames per size by default (-n to change)\n";
 		}
 		for (auto s : sizes)
 			pioc::nic::check_frame(s, "nicbench --size");

@@ -9,6 +9,7 @@
 #include <pioc/bench/report.hpp>
 #include <pioc/device.hpp>
 #include <pioc/pio.hpp>
+#include <pioc/pio_call.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <fmt/format.h>
@@ -101,9 +102,10 @@ int run_crossover(int argc, char **argv)
 		bench::histogram hp, hd;
 		bar0.visit([&](const auto &io) {
 			pio::with_mem_type(*o.mem, [&](auto m) {
+				const pio::call<decltype(m)::value, std::decay_t<decltype(io)>> invoke(io, st, pio::op::echo, s);
 				for (std::uint64_t it = 0; it < o.warmup + o.iterations; ++it) {
 					const std::uint64_t t0 = io.now_ns();
-					pio::invoke<decltype(m)::value>(io, st, pio::op::echo, req.data(), s, resp.data());
+					invoke(req.data(), resp.data());
 					const std::uint64_t t1 = io.now_ns();
 					if (it >= o.warmup)
 						hp.record(t1 - t0);

@@ -13,6 +13,7 @@
 #include <pioc/enum_names.hpp>
 #include <pioc/error.hpp>
 #include <pioc/pio.hpp>
+#include <pioc/pio_call.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
 #include <fmt/format.h>
@@ -113,11 +114,12 @@ template <mem_type MT, class IO> outcome loop_write_read(const IO &io, const run
 	std::vector<std::uint8_t> req(p.size), resp(std::max(rlen, p.size)), want(rlen);
 	for (std::size_t i = 0; i < p.size; ++i)
 		req[i] = static_cast<std::uint8_t>(i * 131 + 7);
+	const pio::call<MT, IO> invoke(io, st, p.code, p.size); // op, size and view checked once
 	const std::uint64_t total = p.warmup + p.iterations;
 	for (std::uint64_t it = 0; it < total; ++it) {
 		stamp(req.data(), p.size, it);
 		const std::uint64_t t0 = io.now_ns();
-		const std::size_t len = pio::invoke<MT>(io, st, p.code, req.data(), p.size, resp.data());
+		const std::size_t len = invoke(req.data(), resp.data());
 		const std::uint64_t t1 = io.now_ns();
 		if (it >= p.warmup)
 			out.hist.record(t1 - t0);

@@ -8,7 +8,7 @@
 #include "common/cli.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 
 #include <fmt/format.h>
 

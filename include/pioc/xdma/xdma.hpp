@@ -147,6 +147,12 @@ public:
 	 *  requests cached by (buffer, offset, length, card address). */
 	void transfer(const dma_buffer &buf, std::uint64_t off, std::uint64_t len, std::uint64_t card);
 
+	/** Times the phases of each run (three clock reads at the doorbell, one
+	 *  at completion). Off by default: a timed loop pays for no clock it
+	 *  did not ask for. */
+	void time_phases(bool on) noexcept { time_phases_ = on; }
+	bool phases_timed() const noexcept { return time_phases_; }
+	/** The last run's phases; zeros unless time_phases(true). */
 	const phases &last_phases() const noexcept { return phases_; }
 	/** Runs started / hung engines recovered / error runs, since open. */
 	std::uint64_t runs() const noexcept { return runs_; }
@@ -188,7 +194,10 @@ private:
 	std::vector<request *> pending_, running_;
 	std::uint32_t expected_ = 0;
 	bool busy_ = false;
+	/** run_start_ before the run's first unfinished poll read the clock. */
+	static constexpr std::uint64_t not_started = ~0ull;
 	std::uint64_t run_start_ = 0;
+	bool time_phases_ = false;
 	std::uint64_t next_status_check_ = 0;
 	std::uint64_t sg_bus_ = ~0ull;  // SGDMA registers as last written
 	unsigned sg_adj_ = ~0u;
@@ -290,13 +299,17 @@ public:
 	/** Queues @p r; starts a run at once if the engine is idle. */
 	void submit(request &r)
 	{
-		if (r.st_ == request::state::queued || r.st_ == request::state::running)
-			throw error(errc::invalid_argument,
-				    c_.name_ + ": request already in flight: " + c_.describe(r));
-		r.st_ = request::state::queued;
-		c_.pending_.push_back(&r);
-		if (!c_.busy_)
-			start();
+		if (in_flight(r)) [[unlikely]]
+			throw_in_flight(r);
+		// The common case inline, everything else out of line so that
+		// this path needs no stack frame: an idle engine (so nothing is
+		// pending: a finished run starts the pending ones) and a request
+		// whose chain still ends in STOP is the whole run, nothing to chain.
+		if (c_.busy_ || c_.time_phases_ || !(r.last_->control & regs::xdma::DESC_STOP)) [[unlikely]]
+			return submit_other(r);
+		r.st_ = request::state::running;
+		ring(r.head_, std::uint32_t(r.head_.count));
+		append(c_.running_, &r); // last, a tail call: no register is needed after it
 	}
 
 	/** Checks the run in flight once; on completion marks its requests done
@@ -307,28 +320,82 @@ public:
 		if (!c_.busy_)
 			return 0;
 		namespace r = regs::xdma;
-		switch (c_.mode_) {
-		case completion::writeback: {
-			detail::idle(io_, detail::sim_poll_ns);
-			const std::uint32_t w = *c_.wb_;
-			if (w & r::WB_ERROR)
-				fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
-					    "error flagged in write-back");
-			if ((w & r::WB_COUNT_MASK) < c_.expected_) {
-				// A run that fails before any descriptor completes writes
-				// nothing back (PG195 documents no write-back for it): look
-				// at the status now and then, never in a short run.
-				if (io_.now_ns() >= c_.next_status_check_) {
-					c_.next_status_check_ += writeback_status_period_ns;
-					const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
-					if (st & r::ST_ERRORS)
-						fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
-							    "error seen in the status register (no write-back)");
-				}
-				return check_timeout();
-			}
-			break;
+		// Write-back inline, the other modes out of line: the mode timed
+		// loops use needs no stack frame.
+		if (c_.mode_ != completion::writeback) [[unlikely]]
+			return poll_signal();
+		if (!writeback_done())
+			return writeback_unfinished();
+		io_.load_load(); // data and write-back seen before what the caller reads next
+		return finish();
+	}
+
+	/** Polls until @p r has completed; throws pioc::error if it failed. */
+	void wait(request &r)
+	{
+		// A write-back run done at the first look finishes inline; anything
+		// else polls out of line, so this path needs no stack frame.
+		if (in_flight(r)) {
+			if (!c_.busy_ || c_.mode_ != completion::writeback || c_.time_phases_ || !writeback_done())
+				[[unlikely]]
+				return wait_polling(r);
+			io_.load_load(); // data and write-back seen before what the caller reads next
+			end_run();
+			// Nothing queued meanwhile: r was this run (finish() otherwise).
+			if (!c_.pending_.empty()) [[unlikely]]
+				return start_pending_and_wait(r);
 		}
+		if (r.st_ == request::state::failed) [[unlikely]]
+			throw_failed(r);
+	}
+
+	/** Polls until nothing is in flight. */
+	void drain()
+	{
+		while (c_.busy_)
+			poll();
+	}
+
+private:
+	/** push_back with the growth out of line: inlined, it would make
+	 *  submit() save registers. */
+	static void append(std::vector<request *> &v, request *r)
+	{
+		if (v.size() == v.capacity()) [[unlikely]]
+			return append_growing(v, r);
+		v.push_back(r);
+	}
+	[[gnu::noinline]] static void append_growing(std::vector<request *> &v, request *r) { v.push_back(r); }
+	static bool in_flight(const request &r) noexcept
+	{
+		return r.st_ == request::state::queued || r.st_ == request::state::running;
+	}
+	[[gnu::noinline]] void wait_polling(request &r)
+	{
+		while (in_flight(r))
+			poll();
+		if (r.st_ == request::state::failed) [[unlikely]]
+			throw_failed(r);
+	}
+	/** One look at the write-back: true once it counts every descriptor of
+	 *  the run; its error flag fails the run (PG195 poll mode). */
+	[[gnu::always_inline]] bool writeback_done()
+	{
+		namespace r = regs::xdma;
+		detail::idle(io_, detail::sim_poll_ns);
+		const std::uint32_t w = *c_.wb_;
+		if (w & r::WB_ERROR) [[unlikely]]
+			fail_at(r::ENG_STATUS_RC, "error flagged in write-back");
+		return (w & r::WB_COUNT_MASK) >= c_.expected_;
+	}
+
+	/** poll() in count and interrupt modes. */
+	[[gnu::noinline]] std::size_t poll_signal()
+	{
+		namespace r = regs::xdma;
+		switch (c_.mode_) {
+		case completion::writeback:
+			break; // not here: poll()
 		case completion::count: {
 			const std::uint32_t n = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_COMPLETED);
 			if (n < c_.expected_) {
@@ -343,6 +410,7 @@ public:
 			break;
 		}
 		case completion::interrupt: {
+			ensure_started();
 			if (!detail::wait_eventfd(io_, c_.efd_, c_.run_start_ + c_.dma_->opt_.timeout_ns, c_.dma_->sim_))
 				return check_timeout();
 			// The read clears the interrupt source, so any later event is a
@@ -365,46 +433,111 @@ public:
 		return finish();
 	}
 
-	/** Polls until @p r has completed; throws pioc::error if it failed. */
-	void wait(request &r)
-	{
-		while (r.st_ == request::state::queued || r.st_ == request::state::running)
-			poll();
-		if (r.st_ == request::state::failed)
-			throw error(errc::device_error, r.err_);
-	}
-
-	/** Polls until nothing is in flight. */
-	void drain()
-	{
-		while (c_.busy_)
-			poll();
-	}
-
-private:
-	void start()
+	/** The write-back does not yet count every descriptor of the run. A
+	 *  run that fails before any descriptor completes writes nothing back
+	 *  (PG195 documents no write-back for it): look at the status now and
+	 *  then, never in a short run. */
+	[[gnu::noinline]] std::size_t writeback_unfinished()
 	{
 		namespace r = regs::xdma;
-		const std::uint64_t t0 = io_.now_ns();
-		auto &run = c_.running_;
-		run.swap(c_.pending_);
+		ensure_started();
+		if (io_.now_ns() >= c_.next_status_check_) {
+			c_.next_status_check_ += writeback_status_period_ns;
+			const std::uint32_t st = io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS);
+			if (st & r::ST_ERRORS)
+				fail(io_.template load<std::uint32_t>(c_.eng_ + r::ENG_STATUS_RC),
+				     "error seen in the status register (no write-back)");
+		}
+		return check_timeout();
+	}
+	/** fail() with the status read from register @p status_reg; out of line. */
+	[[noreturn, gnu::noinline, gnu::cold]] void fail_at(std::uint64_t status_reg, const char *why)
+	{
+		fail(io_.template load<std::uint32_t>(c_.eng_ + status_reg), why);
+	}
+	[[noreturn, gnu::noinline, gnu::cold]] static void throw_failed(const request &r)
+	{
+		throw error(errc::device_error, r.err_);
+	}
+	[[noreturn, gnu::noinline, gnu::cold]] void throw_in_flight(const request &r) const
+	{
+		throw error(errc::invalid_argument, c_.name_ + ": request already in flight: " + c_.describe(r));
+	}
+
+	/** Starts the queued requests as one run. */
+	[[gnu::noinline]] void start()
+	{
+		c_.running_.swap(c_.pending_);
 		c_.pending_.clear();
+		launch();
+	}
+
+	/** Chains the requests of running_ and rings the doorbell; the phase
+	 *  times only when asked for (channel::time_phases): a timed loop that
+	 *  does not want them reads no clock. */
+	void launch()
+	{
+		if (c_.time_phases_) [[unlikely]]
+			launch_timed();
+		else
+			launch_run<false>();
+	}
+	/** Out of line: its clock calls would make every run save registers. */
+	[[gnu::noinline]] void launch_timed() { launch_run<true>(); }
+
+	template <bool Timed> [[gnu::always_inline]] void launch_run()
+	{
+		namespace r = regs::xdma;
+		const std::uint64_t t0 = Timed ? io_.now_ns() : 0;
+		auto &run = c_.running_;
 		std::uint32_t total = 0;
-		for (std::size_t i = 0; i < run.size(); ++i) {
-			request &q = *run[i];
-			if (i + 1 < run.size())
-				link(*q.last_, run[i + 1]->head_);
+		request *const *const end = run.data() + run.size();
+		for (request *const *p = run.data(); p != end; ++p) {
+			request &q = **p;
+			if (p + 1 != end)
+				link(*q.last_, p[1]->head_);
 			else if (!(q.last_->control & r::DESC_STOP))
 				unlink(*q.last_);
 			q.st_ = request::state::running;
 			total += std::uint32_t(q.head_.count);
 		}
-		c_.expected_ = total;
+		const std::uint64_t t1 = Timed ? io_.now_ns() : 0;
+		ring(run.front()->head_, total);
+		if constexpr (Timed) {
+			const std::uint64_t t2 = io_.now_ns();
+			c_.phases_.build_ns = t1 - t0;
+			c_.phases_.doorbell_ns = t2 - t1;
+			started(t2);
+		}
+	}
+
+	/** submit() with the engine busy (queue it), phase times wanted or
+	 *  the request's STOP to restore (an earlier run chained past it). */
+	[[gnu::noinline]] void submit_other(request &r)
+	{
+		if (c_.busy_) {
+			r.st_ = request::state::queued;
+			c_.pending_.push_back(&r);
+			return;
+		}
+		r.st_ = request::state::queued;
+		c_.running_.push_back(&r);
+		launch();
+	}
+
+	/** Starts the run whose first descriptor @p h names and whose
+	 *  completion is @p descriptors descriptors (PG195): write-back slot
+	 *  cleared and ordered before the doorbell, SGDMA registers where they
+	 *  changed, run bit. Without phase times the deadlines start at the
+	 *  first poll that finds the run unfinished, so a run finished by then
+	 *  never reads the clock. */
+	[[gnu::always_inline]] void ring(const chain_head &h, std::uint32_t descriptors)
+	{
+		namespace r = regs::xdma;
+		c_.expected_ = descriptors;
 		if (c_.mode_ == completion::writeback)
 			*c_.wb_ = 0;
 		io_.store_store(); // descriptors and write-back slot before the doorbell
-		const std::uint64_t t1 = io_.now_ns();
-		const chain_head &h = run.front()->head_;
 		if (h.bus != c_.sg_bus_) {
 			io_.template store<std::uint32_t>(c_.sg_ + r::SG_DESC_LO, std::uint32_t(h.bus));
 			io_.template store<std::uint32_t>(c_.sg_ + r::SG_DESC_HI, std::uint32_t(h.bus >> 32));
@@ -415,29 +548,56 @@ private:
 			c_.sg_adj_ = h.adj;
 		}
 		io_.template store<std::uint32_t>(c_.eng_ + r::ENG_CTRL, c_.ctrl_ | r::CTRL_RUN);
-		const std::uint64_t t2 = io_.now_ns();
-		c_.phases_.build_ns = t1 - t0;
-		c_.phases_.doorbell_ns = t2 - t1;
-		c_.run_start_ = t2;
-		c_.next_status_check_ = t2 + writeback_status_period_ns;
+		c_.run_start_ = channel::not_started;
 		c_.busy_ = true;
 		++c_.runs_;
 	}
 
+	/** The run counts as started at @p t: timeout and status-check deadlines. */
+	void started(std::uint64_t t)
+	{
+		c_.run_start_ = t;
+		c_.next_status_check_ = t + writeback_status_period_ns;
+	}
+	/** Before any deadline is compared: the run's start, from the clock now
+	 *  if the doorbell did not read it. */
+	void ensure_started()
+	{
+		if (c_.run_start_ == channel::not_started)
+			started(io_.now_ns());
+	}
+
 	std::size_t finish()
 	{
-		namespace r = regs::xdma;
-		// Run bit back to 0 so the next doorbell is a rising edge.
-		io_.template store<std::uint32_t>(c_.eng_ + r::ENG_CTRL, c_.ctrl_);
-		c_.phases_.complete_ns = io_.now_ns() - c_.run_start_;
 		const std::size_t n = c_.running_.size();
+		end_run();
+		if (c_.time_phases_) [[unlikely]]
+			time_completion();
+		if (!c_.pending_.empty()) [[unlikely]]
+			return start_pending(n);
+		return n;
+	}
+	/** The run ended well: run bit back to 0 so the next doorbell is a
+	 *  rising edge, its requests done. */
+	[[gnu::always_inline]] void end_run()
+	{
+		io_.template store<std::uint32_t>(c_.eng_ + regs::xdma::ENG_CTRL, c_.ctrl_);
 		for (request *q : c_.running_)
 			q->st_ = request::state::done;
 		c_.running_.clear();
 		c_.busy_ = false;
-		if (!c_.pending_.empty())
-			start();
-		return n;
+	}
+	[[gnu::noinline]] void start_pending_and_wait(request &r)
+	{
+		start();
+		wait_polling(r);
+	}
+	[[gnu::noinline]] void time_completion() { c_.phases_.complete_ns = io_.now_ns() - c_.run_start_; }
+	/** finish() with requests queued meanwhile: they run next. */
+	[[gnu::noinline]] std::size_t start_pending(std::size_t finished)
+	{
+		start();
+		return finished;
 	}
 
 	[[noreturn]] void fail(std::uint32_t status, const std::string &why)
@@ -456,6 +616,7 @@ private:
 
 	std::size_t check_timeout()
 	{
+		ensure_started();
 		if (io_.now_ns() - c_.run_start_ < c_.dma_->opt_.timeout_ns)
 			return 0;
 		namespace r = regs::xdma;

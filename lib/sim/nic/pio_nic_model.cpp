@@ -42,6 +42,16 @@ std::uint64_t pio_nic_model::cycles_at(std::uint64_t t_ns) noexcept
 	return t_ns * r::clock_mhz / 1000;
 }
 
+std::uint64_t pio_nic_model::cycle_from(std::uint64_t t_ns) noexcept
+{
+	return (t_ns * r::clock_mhz + 999) / 1000;
+}
+
+std::uint64_t pio_nic_model::ns_at(std::uint64_t cycles) noexcept
+{
+	return (cycles * 1000 + r::clock_mhz - 1) / r::clock_mhz;
+}
+
 std::uint64_t pio_nic_model::bar_size(unsigned bar) const
 {
 	return bar == 0 ? r::bar_size : 0;
@@ -52,15 +62,25 @@ void pio_nic_model::put64(std::vector<std::uint8_t> &mem, std::uint64_t off, std
 	std::memcpy(mem.data() + off, &v, 8);
 }
 
+std::uint64_t pio_nic_model::port_start(std::uint64_t t_ns) const
+{
+	return std::max(cycle_from(t_ns), port_free_);
+}
+
 void pio_nic_model::advance(std::uint64_t t_ns)
 {
-	const std::uint64_t now = cycles_at(t_ns);
-	// Frames leave in order and come back in order: TX completions first,
-	// then RX landings, each stopping at the first one still in the future.
+	run_to(cycles_at(t_ns));
+}
+
+void pio_nic_model::run_to(std::uint64_t now)
+{
+	// Frames leave in order and come back in order: TX completions, then RX
+	// slot decisions at each frame's first beat, then RX landings, each
+	// stopping at the first one still in the future.
 	for (auto &f : in_flight_) {
 		if (f.tx_reported)
 			continue;
-		if (f.tx_done_cycle + 1 > now)
+		if (f.tx_done_cycle + timing_.tx_done_cycles > now)
 			break;
 		const std::uint64_t d = f.tx_slot * r::DESC_BYTES;
 		std::uint64_t w0 = get64(tx_desc_, d) & r::DESC_LEN_MASK;
@@ -70,18 +90,28 @@ void pio_nic_model::advance(std::uint64_t t_ns)
 		f.tx_reported = true;
 		++tx_tail_;
 	}
+	for (auto &f : in_flight_) {
+		if (!f.mac.delivered || f.rx_decided)
+			continue;
+		if (f.mac.rx_first > now)
+			break;
+		f.rx_decided = true;
+		if (rx_reserved_ - rx_tail_ >= rx_size_) {
+			f.rx_dropped = true;
+			++rx_drops_;
+		} else {
+			f.rx_slot = rx_reserved_++ & (rx_size_ - 1);
+		}
+	}
 	while (!in_flight_.empty() && in_flight_.front().tx_reported) {
 		frame &f = in_flight_.front();
 		if (f.mac.delivered) {
-			if (f.mac.rx_stamp + timing_.rx_land_cycles > now)
+			if (!f.rx_decided || f.mac.rx_stamp + timing_.rx_land_cycles > now)
 				break;
-			if (rx_head_ - rx_tail_ >= rx_size_) {
-				++rx_drops_;
-			} else {
-				const std::uint32_t slot = rx_head_ & (rx_size_ - 1);
-				std::memcpy(rx_buf_.data() + slot * r::SLOT_BYTES, f.bytes.data(), f.bytes.size());
-				put64(rx_desc_, slot * r::DESC_BYTES, r::DESC_DONE | f.bytes.size());
-				put64(rx_desc_, slot * r::DESC_BYTES + 8, f.mac.rx_stamp);
+			if (!f.rx_dropped) {
+				std::memcpy(rx_buf_.data() + f.rx_slot * r::SLOT_BYTES, f.bytes.data(), f.bytes.size());
+				put64(rx_desc_, f.rx_slot * r::DESC_BYTES, r::DESC_DONE | f.bytes.size());
+				put64(rx_desc_, f.rx_slot * r::DESC_BYTES + 8, f.mac.rx_stamp);
 				++rx_head_;
 			}
 		}
@@ -89,13 +119,12 @@ void pio_nic_model::advance(std::uint64_t t_ns)
 	}
 }
 
-void pio_nic_model::ring_tx(std::uint32_t new_head, std::uint64_t t_ns)
+void pio_nic_model::ring_tx(std::uint32_t new_head, std::uint64_t now)
 {
 	if (new_head - tx_tail_ > tx_size_ || new_head - tx_head_ > tx_size_) {
 		++ignored_writes_; // would overrun the ring: the RTL ignores it too
 		return;
 	}
-	const std::uint64_t now = cycles_at(t_ns);
 	for (; tx_head_ != new_head; ++tx_head_) {
 		frame f;
 		f.tx_slot = tx_head_ & (tx_size_ - 1);
@@ -112,7 +141,7 @@ void pio_nic_model::ring_tx(std::uint32_t new_head, std::uint64_t t_ns)
 	}
 }
 
-void pio_nic_model::reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t t_ns)
+void pio_nic_model::reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t now)
 {
 	const bool idle = in_flight_.empty() && rx_head_ == rx_tail_ && tx_head_ == tx_tail_;
 	if (off == r::RX_RING_SIZE.offset && valid_ring_size(v) && idle)
@@ -122,7 +151,7 @@ void pio_nic_model::reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t 
 	else if (off == r::RX_TAIL.offset && v - rx_tail_ <= rx_head_ - rx_tail_)
 		rx_tail_ = v;
 	else if (off == r::TX_HEAD.offset)
-		ring_tx(v, t_ns);
+		ring_tx(v, now);
 	else
 		++ignored_writes_;
 }
@@ -130,11 +159,16 @@ void pio_nic_model::reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t 
 void pio_nic_model::posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len,
 				 std::uint64_t t_ns)
 {
-	advance(t_ns);
-	if (bar != 0) {
+	if (bar != 0 || len == 0) {
 		++ignored_writes_;
 		return;
 	}
+	// The port takes the write's beats one per cycle; it acts on the last.
+	const std::uint64_t start = port_start(t_ns);
+	const std::uint64_t beats = (off + len + 7) / 8 - off / 8;
+	port_free_ = start + timing_.write_cycles + beats;
+	const std::uint64_t now = start + beats;
+	run_to(now);
 	if (inside(r::TX_BUF, off, len)) {
 		std::memcpy(tx_buf_.data() + (off - r::TX_BUF.offset), data, len);
 	} else if (inside(r::TX_DESC, off, len)) {
@@ -142,20 +176,19 @@ void pio_nic_model::posted_write(unsigned bar, std::uint64_t off, const void *da
 	} else if (len == 4 && off < r::RX_DESC.offset && off % 4 == 0) {
 		std::uint32_t v;
 		std::memcpy(&v, data, 4);
-		reg_write(off, v, t_ns);
+		reg_write(off, v, now);
 	} else {
 		++ignored_writes_;
 	}
 }
 
-std::uint64_t pio_nic_model::reg_read(std::uint64_t off, unsigned len, std::uint64_t t_ns)
+std::uint64_t pio_nic_model::reg_read(std::uint64_t off, unsigned len, std::uint64_t now)
 {
-	const std::uint64_t cycles = cycles_at(t_ns);
 	switch (off) {
 	case r::ID.offset: return r::id_value;
 	case r::VERSION.offset: return r::VERSION.reset;
-	case r::CYCLES.offset: return len == 8 ? cycles : cycles & 0xffffffffu;
-	case r::CYCLES.offset + 4: return cycles >> 32;
+	case r::CYCLES.offset: return len == 8 ? now : now & 0xffffffffu;
+	case r::CYCLES.offset + 4: return now >> 32;
 	case r::RX_RING_SIZE.offset: return rx_size_;
 	case r::TX_RING_SIZE.offset: return tx_size_;
 	case r::RX_HEAD.offset: return rx_head_;
@@ -172,7 +205,13 @@ std::uint64_t pio_nic_model::reg_read(std::uint64_t off, unsigned len, std::uint
 std::uint64_t pio_nic_model::read(unsigned bar, std::uint64_t off, void *data, std::size_t len,
 				  std::uint64_t t_ns)
 {
-	advance(t_ns);
+	// Taken on the NIC's bus one cycle after it starts on the port; the data
+	// is back after the port's fixed cycles and one per beat.
+	const std::uint64_t start = port_start(t_ns);
+	const std::uint64_t beats = len ? (off + len + 7) / 8 - off / 8 : 0;
+	const std::uint64_t now = start + 1;
+	port_free_ = start + timing_.read_cycles + beats;
+	run_to(now);
 	const std::vector<std::uint8_t> *mem = nullptr;
 	const r::window *w = nullptr;
 	for (auto [win, m] : {std::pair{&r::RX_DESC, &rx_desc_}, std::pair{&r::TX_DESC, &tx_desc_},
@@ -184,12 +223,12 @@ std::uint64_t pio_nic_model::read(unsigned bar, std::uint64_t off, void *data, s
 	if (mem) {
 		std::memcpy(data, mem->data() + (off - w->offset), len);
 	} else if (bar == 0 && (len == 4 || len == 8) && off % len == 0 && off < r::RX_DESC.offset) {
-		const std::uint64_t v = reg_read(off, unsigned(len), t_ns);
+		const std::uint64_t v = reg_read(off, unsigned(len), now);
 		std::memcpy(data, &v, len);
 	} else {
 		std::memset(data, 0xff, len);
 	}
-	return t_ns;
+	return std::max(t_ns, ns_at(port_free_));
 }
 
 std::unique_ptr<target> make_pio_nic_model()

@@ -5,12 +5,25 @@
 // writes frames coming back from the MAC into the RX ring, or drops them
 // (RX_DROPS) when the ring is full.
 //
-// Timing, in core cycles at 250 MHz: TX starts tx_start_cycles after the
-// doorbell arrives and sends one 64-byte beat per cycle; an RX frame's
-// descriptor is visible rx_land_cycles after its last beat. These two
-// constants are PROVISIONAL: there is no nic_pio RTL yet to calibrate them
-// against (Documentation/nic.md). The MAC's line timing is mac_model's,
-// which is checked cycle-exact against mac_loopback.sv.
+// Timing, in core cycles at 250 MHz, every constant the RTL's
+// (fpga/rtl/nic/nic_pio_*.sv; tests/rtl/test_nic_pio_vs_model.cpp checks the
+// model against rtl:nic_pio and fpga/tb/test_nic_pio_top.cpp the constants
+// against the RTL's cycle counts):
+//  - The BAR port (the image's 64-bit AXI4 slave) takes one access at a time:
+//    an access arriving while an earlier one is still on the port waits for
+//    it. A read arriving at an idle port in cycle a is taken on the NIC's bus
+//    in a+1 (what it sees is the state of that cycle) and its data is back in
+//    a + 3 + beats; a write occupies the port 2 + beats cycles and takes
+//    effect in a + beats (its last 8-byte beat on the bus).
+//  - TX: the first beat leaves tx_start_cycles after the doorbell took
+//    effect, then one 64-byte beat per cycle, frames back to back; a TX
+//    descriptor shows DESC_DONE to reads taken tx_done_cycles after the
+//    frame's last beat.
+//  - RX: a frame gets its RX slot, or is dropped because the ring is full,
+//    when its first beat arrives; its descriptor and RX_HEAD show
+//    rx_land_cycles after its last beat.
+// The MAC's line timing is mac_model's, checked cycle-exact against
+// mac_loopback.sv.
 #pragma once
 
 #include "sim/nic/mac_model.hpp"
@@ -28,8 +41,11 @@ namespace pioc::sim::nic {
 class pio_nic_model final : public target {
 public:
 	struct timing {
-		unsigned tx_start_cycles = 4; ///< doorbell -> first TX beat (descriptor read from SRAM)
-		unsigned rx_land_cycles = 2;  ///< last RX beat -> descriptor and RX_HEAD visible
+		unsigned tx_start_cycles = 3; ///< TX_HEAD written -> first TX beat (descriptor, then row read)
+		unsigned tx_done_cycles = 2;  ///< last TX beat -> DESC_DONE seen (MAC strobe, then descriptor write)
+		unsigned rx_land_cycles = 2;  ///< last RX beat -> descriptor and RX_HEAD seen
+		unsigned read_cycles = 3;     ///< BAR read: port time besides one cycle per beat
+		unsigned write_cycles = 2;    ///< BAR write: port time besides one cycle per beat
 	};
 	pio_nic_model();
 	explicit pio_nic_model(timing t);
@@ -42,7 +58,11 @@ public:
 			   std::uint64_t t_ns) override;
 	void advance(std::uint64_t t_ns) override;
 
+	/** The device cycle running at simulated time @p t_ns. */
 	static std::uint64_t cycles_at(std::uint64_t t_ns) noexcept;
+	/** The first device cycle that starts at or after @p t_ns. */
+	static std::uint64_t cycle_from(std::uint64_t t_ns) noexcept;
+	static std::uint64_t ns_at(std::uint64_t cycles) noexcept;
 
 	/** Writes the model refused (read-only register, bad ring size, ...). */
 	std::uint64_t ignored_writes() const noexcept { return ignored_writes_; }
@@ -54,10 +74,16 @@ private:
 		mac_result mac;
 		std::vector<std::uint8_t> bytes;
 		bool tx_reported = false;
+		bool rx_decided = false;      ///< got an RX slot or was dropped (at its first beat)
+		bool rx_dropped = false;
+		std::uint32_t rx_slot = 0;
 	};
-	void ring_tx(std::uint32_t new_head, std::uint64_t t_ns);
-	void reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t t_ns);
-	std::uint64_t reg_read(std::uint64_t off, unsigned len, std::uint64_t t_ns);
+	void run_to(std::uint64_t now);
+	/** Port cycle in which an access of @p beats arriving at @p t_ns starts. */
+	std::uint64_t port_start(std::uint64_t t_ns) const;
+	void ring_tx(std::uint32_t new_head, std::uint64_t now);
+	void reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t now);
+	std::uint64_t reg_read(std::uint64_t off, unsigned len, std::uint64_t now);
 	void put64(std::vector<std::uint8_t> &mem, std::uint64_t off, std::uint64_t v);
 
 	timing timing_;
@@ -65,6 +91,8 @@ private:
 	std::vector<std::uint8_t> rx_desc_, tx_desc_, rx_buf_, tx_buf_;
 	std::uint32_t rx_size_, tx_size_;
 	std::uint32_t rx_head_ = 0, rx_tail_ = 0, tx_head_ = 0, tx_tail_ = 0;
+	std::uint32_t rx_reserved_ = 0;   ///< frames given an RX slot (>= rx_head_)
+	std::uint64_t port_free_ = 0;     ///< first cycle the BAR port is free
 	std::uint32_t rx_drops_ = 0;
 	std::uint64_t tx_free_cycle_ = 0; ///< first cycle the TX stream is free
 	std::deque<frame> in_flight_;     ///< sent, TX stamp or RX landing pending

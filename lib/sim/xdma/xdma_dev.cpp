@@ -10,7 +10,7 @@
 
 #include <pioc/error.hpp>
 #include <pioc/regs/pio_dev.hpp>
-#include <pioc/log.hpp>
+#include "core/log.hpp"
 #include <pioc/pcie_model.hpp>
 #include <pioc/sim/host_memory.hpp>
 
@@ -164,6 +164,12 @@ void xdma_dev::inject(bool c2h, unsigned channel, xdma::fault f)
 					"host writes are posted and never answered; inject read_error (the AXI side)",
 					cfg_.label, channel));
 	v[channel].fault = f;
+}
+
+bool xdma_dev::stage_in(std::uint64_t host, std::uint64_t len)
+{
+	stage_.resize(len);
+	return host_memory::instance().read(host, stage_.data(), len);
 }
 
 bool xdma_dev::card_fits(std::uint64_t addr, std::uint64_t len) const noexcept
@@ -646,7 +652,11 @@ void xdma_dev::process(engine &e, const fetched &f)
 	double done;
 	if (!e.c2h) {
 		// H2C: read requests to host memory, completions back, write card memory.
-		void *hp = host_memory::instance().translate(host, len);
+		// Host memory without a pointer (a vfio-user region mapped without a
+		// descriptor) is read through the registry into the staging buffer.
+		const void *hp = host_memory::instance().translate(host, len);
+		if (!hp && stage_in(host, len))
+			hp = stage_.data();
 		if (!hp || e.fault == xdma::fault::read_error) {
 			e.fault = xdma::fault::none;
 			fail(e, r::ERR_UR << r::ST_READ_ERROR_SHIFT, t + 2 * cfg_.one_way_ns);
@@ -676,17 +686,22 @@ void xdma_dev::process(engine &e, const fetched &f)
 			return;
 		}
 		void *hp = host_memory::instance().translate(host, len);
-		std::vector<std::uint8_t> dropped;
-		if (!hp) {
-			// Posted writes to no host memory: the host drops them (and may
-			// log it through AER); the engine is never told, C2H has no
-			// write_error, and the descriptor completes.
-			log().warn("{} C2H{}: {} bytes written to bus address {:#x} hit no host memory; dropped",
-				   cfg_.label, e.ch, len, host);
-			dropped.resize(len);
-			hp = dropped.data();
+		double read_done;
+		if (hp) {
+			read_done = card_->read(card, hp, len, t + cfg_.desc_ns);
+		} else {
+			// Host memory without a pointer: card data into the staging
+			// buffer, then written through the registry (DMA_WRITE messages
+			// for a vfio-user region without a descriptor).
+			stage_.resize(len);
+			read_done = card_->read(card, stage_.data(), len, t + cfg_.desc_ns);
+			if (!host_memory::instance().write(host, stage_.data(), len))
+				// Posted writes to no host memory: the host drops them (and
+				// may log it through AER); the engine is never told, C2H
+				// has no write_error, and the descriptor completes.
+				log().warn("{} C2H{}: {} bytes written to bus address {:#x} hit no host memory; dropped",
+					   cfg_.label, e.ch, len, host);
 		}
-		const double read_done = card_->read(card, hp, len, t + cfg_.desc_ns);
 		e.cursor = t + cfg_.desc_ns + xfer_ns(true, len);
 		done = std::max(e.cursor + cfg_.card_mem_ns, read_done); // posted: the engine counts it when sent
 	}

@@ -143,6 +143,9 @@ private:
 	std::uint32_t busy_bit(const engine &e, double t) const noexcept;
 	double xfer_ns(bool c2h, std::uint64_t bytes) const;
 	bool card_fits(std::uint64_t addr, std::uint64_t len) const noexcept;
+	/** Reads host [host, host+len) through the registry into stage_ (host
+	 *  memory the model has no pointer to); false if the read failed. */
+	bool stage_in(std::uint64_t host, std::uint64_t len);
 	void check_card(std::uint64_t addr, std::size_t len, const char *what) const;
 	unsigned irq_bit(const engine &e) const;
 
@@ -161,6 +164,7 @@ private:
 	std::uint64_t seq_ = 0;
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
+	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
 };
 
 /** The XDMA design with default configuration. */

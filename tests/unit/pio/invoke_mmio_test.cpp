@@ -4,6 +4,8 @@
 #include <pioc/error.hpp>
 #include <pioc/pio.hpp>
 
+#include "fake_bar.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -14,20 +16,7 @@
 using namespace pioc;
 namespace pd = pioc::regs::pio_dev;
 
-namespace {
-struct fake_bar {
-	std::uint8_t *p = static_cast<std::uint8_t *>(std::aligned_alloc(4096, pd::bar_size));
-	fake_bar() { std::memset(p, 0, pd::bar_size); }
-	~fake_bar() { std::free(p); }
-	void status(std::uint64_t v) { std::memcpy(p + pd::INVOKE_STATUS.offset, &v, 8); }
-	std::uint64_t doorbell() const
-	{
-		std::uint64_t v;
-		std::memcpy(&v, p + pd::DOORBELL.offset, 8);
-		return v;
-	}
-};
-} // namespace
+using test::fake_bar;
 
 TEST_CASE("pio::invoke on mmio_io: request, doorbell, response and sequence, any length and ISA")
 {

@@ -163,6 +163,7 @@ TEST_CASE("driver: interrupt completion takes the completed count, tolerates sta
 	for (bool c2h : {false, true}) {
 		auto &ch = c2h ? x.c2h(0) : x.h2c(0);
 		ch.set_completion(completion::interrupt);
+		ch.time_phases(true);
 		for (std::uint64_t size : {64ull, 4096ull, 65536ull}) {
 			INFO((c2h ? "C2H " : "H2C ") << size);
 			ch.transfer(buf, 0, size, 0x1000);
@@ -194,6 +195,7 @@ TEST_CASE("driver: an interrupt that is not the run's stop leaves the run waitin
 	auto buf = dev.alloc_dma(1 << 20);
 	auto &ch = x.c2h(1);
 	ch.set_completion(completion::interrupt);
+	ch.time_phases(true);
 	auto &q = ch.prepare(buf, 0, 1 << 20, 0);
 	x.config().visit([&](const auto &io) {
 		auto ops = ch.ops(io);
