@@ -10,7 +10,17 @@
  */
 #pragma once
 
-#include "common/cli.hpp" // the shared helpers named above, not the parser
+// The shared helpers named above, not the parser: from tools/common's
+// run/units/options headers where they exist (the CLI11 framework of
+// pciebench), else from cli.hpp, which is removed once both tools are on CLI11.
+#if __has_include("common/run.hpp")
+#include "common/options.hpp"
+#include "common/progress.hpp"
+#include "common/run.hpp"
+#include "common/units.hpp"
+#else
+#include "common/cli.hpp"
+#endif
 
 #include <CLI/CLI.hpp>
 
