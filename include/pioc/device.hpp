@@ -7,7 +7,10 @@
  *  - "0000:01:00.0" or "01:00.0": a PCI function by BDF; the transport is the
  *    pioc module when the function is bound to it, sysfs resource files otherwise;
  *  - "10ee:9038" or "10ee:9038#1": the first (second) function with that vendor:device;
- *  - "sysfs:BDF" / "kmod:BDF": force a transport.
+ *  - "sysfs:BDF" / "kmod:BDF": force a transport;
+ *  - coherent devices: "sim:eci" (the modelled Enzian), "rtl:coh" (its
+ *    Verilated coherent engine) and a module's ECI window ("kmod:eci0"):
+ *    device::coherent() gives the coherent drivers their lines.
  * Regions come from the transport; so do DMA buffers where it has them.
  */
 #pragma once
@@ -25,6 +28,7 @@
 namespace pioc {
 
 namespace sim { class pcie_link; }
+namespace coherent { class port; }
 
 /** One BAR as the OS reports it. */
 struct bar_info {
@@ -80,6 +84,8 @@ public:
 	virtual dma_buffer alloc_dma(std::size_t size);
 	/** The simulated link, or nullptr on hardware. */
 	virtual sim::pcie_link *sim_link() noexcept { return nullptr; }
+	/** A simulated coherent device ("sim:eci", "rtl:coh"), or nullptr. */
+	virtual coherent::port *coherent_port() noexcept { return nullptr; }
 
 	/** An eventfd the transport signals on MSI-X vector @p vector, and what
 	 *  keeps it registered (dropping @c owner closes and unregisters it). */
@@ -118,9 +124,15 @@ public:
 	dma_buffer alloc_dma(std::size_t size) { return t_->alloc_dma(size); }
 	transport &get_transport() noexcept { return *t_; }
 	sim::pcie_link *sim_link() noexcept { return t_->sim_link(); }
+	/** The device as a coherent device (pioc/coherent/port.hpp): the
+	 *  simulated ones as they are; any other device as a window mapped
+	 *  write-back from BAR 0, which only a coherent ECI window of the module
+	 *  grants (errc::not_supported naming the spec otherwise). */
+	coherent::port &coherent();
 
 private:
 	std::shared_ptr<transport> t_;
+	std::shared_ptr<coherent::port> window_; ///< coherent() of a hardware window
 };
 
 /** Every device pioc knows: the simulated ones and PCI functions it can drive

@@ -45,6 +45,13 @@ std::string known_sim_names()
 		s += (s.empty() ? "" : ", ") + std::string(e.rtl ? "rtl:" : "sim:") + e.name;
 	return s;
 }
+bool has_rtl()
+{
+	for (const auto &e : detail::sim_devices())
+		if (e.rtl)
+			return true;
+	return false;
+}
 } // namespace
 
 device device::open(std::string_view spec)
@@ -55,16 +62,26 @@ device device::open(std::string_view spec)
 		// "sim:pio" or "sim:pio@enzian-gen3x8": model name and link timing preset.
 		std::string_view rest = spec.substr(colon + 1);
 		std::string preset = "pc-gen3x16";
+		bool preset_given = false;
 		if (auto at = rest.find('@'); at != std::string_view::npos) {
+			preset_given = true;
 			preset = std::string(rest.substr(at + 1));
 			rest = rest.substr(0, at);
 		} else if (const char *env = std::getenv("PIOC_SIM_TIMING")) {
 			preset = env;
 		}
-		for (const auto &e : detail::sim_devices())
-			if (e.name == rest && e.rtl == (scheme == "rtl"))
-				return device(detail::open_sim(e, preset));
-		throw error(errc::not_found, fmt::format("no simulated device '{}' (known: {})", spec, known_sim_names()));
+		for (const auto &e : detail::sim_devices()) {
+			if (e.name != rest || e.rtl != (scheme == "rtl"))
+				continue;
+			if (e.open_coherent && preset_given)
+				throw error(errc::invalid_argument,
+					    fmt::format("{}: a coherent device has no PCIe link timing preset (\"@{}\"): "
+							"its timing is the ECI model's (pioc/sim/eci.hpp)", spec, preset));
+			return device(detail::open_sim(e, preset));
+		}
+		throw error(errc::not_found, fmt::format("no simulated device '{}' (known: {}){}", spec, known_sim_names(),
+							 scheme == "rtl" && !has_rtl() ? "; rtl:* devices need a build "
+								"with -DPIOC_RTL=ON (Verilator)" : ""));
 	}
 	return device(detail::open_pci(spec));
 }

@@ -1,6 +1,7 @@
 // The "sim" transport: regions whose every access is a transaction on a
 // simulated PCIe link to an in-process model; DMA buffers in host memory.
 #include "transport/sim_transport.hpp"
+#include "transport/eci_transport.hpp"
 
 #include "sim/pio_dev.hpp"
 #include "sim/nic/pio_nic_model.hpp"
@@ -42,7 +43,12 @@ const std::vector<sim_device_entry> &sim_devices()
 			     0x10ee, 0x903f, sim::make_xdma_pio_dev});
 		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b): rings and buffers in BAR0 SRAM, 100G MAC "
 					"loopback (behavioral model)", 0x10ee, 0x9048, sim::nic::make_pio_nic_model});
+		// Coherent (ECI) devices: no PCIe link; device::coherent() gives their lines.
+		v.push_back({"eci", "modelled Enzian ECI: ThunderX-1 L2 and the FPGA's directory, behavioral Fig. 5 "
+				    "and CNI queue engines (pioc/sim/eci.hpp)", 0, 0, nullptr, false, open_eci_model});
 #ifdef PIOC_HAVE_RTL
+		v.push_back({"coh", "modelled Enzian ECI with the Verilated coherent invocation engine (fpga/rtl/coh) "
+				    "as its device side: Fig. 5a, 128-byte lines", 0, 0, nullptr, true, open_eci_rtl});
 		// The Verilated RTL of the same image: every TLP drives its AXI ports.
 		v.push_back({"pio", "pioc PIO test image (Verilated RTL, fpga/rtl/pio)", 0x10ee, 0x9038,
 			     [] { return rtl::make_pio_rtl(); }, true});
@@ -68,6 +74,8 @@ device_info sim_device_info(const sim_device_entry &e)
 	d.description = e.description;
 	d.transport = e.rtl ? "rtl" : "sim";
 	d.simulated = true;
+	if (!e.make)
+		return d;
 	auto model = e.make();
 	for (unsigned b = 0; b < 6; ++b)
 		if (std::uint64_t sz = model->bar_size(b))
@@ -165,6 +173,8 @@ private:
 std::shared_ptr<transport> open_sim(const sim_device_entry &e, const std::string &timing_preset)
 {
 	auto info = sim_device_info(e);
+	if (e.open_coherent)
+		return e.open_coherent(std::move(info));
 	auto timing = sim::link_timing::preset_named(timing_preset);
 	log().info("opening {} with link timing {}", info.spec, timing.preset);
 	return std::make_shared<sim_transport>(std::move(info), e.make(), std::move(timing));

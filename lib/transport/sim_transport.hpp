@@ -18,6 +18,9 @@ struct sim_device_entry {
 	std::uint16_t vendor, device;
 	std::function<std::unique_ptr<sim::target>()> make;
 	bool rtl = false;        ///< a Verilated design rather than a behavioral model
+	/** A coherent device (no PCIe link, no BARs: @c make is empty): opens
+	 *  its transport, whose coherent_port() the coherent drivers use. */
+	std::function<std::shared_ptr<transport>(device_info)> open_coherent = {};
 };
 
 /** Every simulated device built into this library. */

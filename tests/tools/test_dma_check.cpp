@@ -5,7 +5,7 @@
 #include "pciebench/dma_check.hpp"
 
 #include <pioc/error.hpp>
-#include <pioc/xdma/sim_control.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -55,9 +55,9 @@ TEST_CASE("dma check: a byte corrupted on the card fails, naming offset and size
 	// Transfer 2's byte 1000 flipped where the engine put it.
 	const std::uint64_t at = l.card + 2 * l.stride + 1000;
 	std::uint8_t b;
-	s.x.sim()->card_read(at, &b, 1);
+	pioc::sim::xdma_control(s.dev)->card_read(at, &b, 1);
 	b ^= 0x40;
-	s.x.sim()->card_write(at, &b, 1);
+	pioc::sim::xdma_control(s.dev)->card_write(at, &b, 1);
 	const std::string why = failure_of(c);
 	CAPTURE(why);
 	CHECK(why.find("data check failed") != std::string::npos);

@@ -88,6 +88,14 @@ if(TARGET ecibench)
   set_tests_properties(tools.ecibench_window_options PROPERTIES TIMEOUT 60 LABELS tools)
 endif()
 
+# ecibench --device (issue 14): defaults, old spellings mapped to --device,
+# every Fig. 5 variant on sim:eci, bad input named, --help naming the devices.
+if(TARGET ecibench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.ecibench_devices
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-ecibench-devices.sh $<TARGET_FILE:ecibench>)
+  set_tests_properties(tools.ecibench_devices PROPERTIES TIMEOUT 120 LABELS tools)
+endif()
+
 # pciebench and ecibench share one subcommand dispatch: "help COMMAND", an
 # unknown command naming the known ones, exit codes (under a second).
 if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench)

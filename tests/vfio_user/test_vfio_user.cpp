@@ -142,6 +142,14 @@ TEST_CASE("VERSION: JSON capabilities parsed, errors named", "[vfio_user]")
 	CHECK(text.find("\"max_msg_fds\"") != std::string::npos);
 }
 
+TEST_CASE("served devices: the coherent ones are not PCIe functions", "[vfio_user]")
+{
+	CHECK_THROWS_WITH(pioc::devd::find_served_device("sim:eci", "pc-gen3x16"),
+			  Catch::Contains("sim:eci is a coherent (ECI) device"));
+	CHECK(pioc::devd::served_device_list().find("sim:eci") == std::string::npos);
+	CHECK(pioc::devd::served_device_list().find("sim:pio") != std::string::npos);
+}
+
 TEST_CASE("server: nothing before VERSION, VERSION once", "[vfio_user]")
 {
 	auto dev = pioc::devd::find_served_device("sim:pio", "pc-gen3x16");

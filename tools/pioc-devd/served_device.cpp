@@ -17,6 +17,10 @@ served_device find_served_device(const std::string &spec, const std::string &lin
 	for (const auto &e : detail::sim_devices()) {
 		if ((e.rtl ? "rtl:" : "sim:") + e.name != spec)
 			continue;
+		if (!e.make) // sim:eci, rtl:coh: no PCIe function to serve
+			throw error(errc::not_supported, fmt::format("pioc-devd: {} is a coherent (ECI) device, not a "
+								     "PCIe function; vfio-user serves PCIe devices",
+								     spec));
 		served_device d;
 		d.spec = spec;
 		d.make = e.make;
@@ -48,8 +52,9 @@ std::string served_device_list()
 {
 	std::string out;
 	for (const auto &e : detail::sim_devices())
-		out += fmt::format("  {}:{:<10} {:04x}:{:04x}  {}\n", e.rtl ? "rtl" : "sim", e.name, e.vendor,
-				   e.device, e.description);
+		if (e.make)
+			out += fmt::format("  {}:{:<10} {:04x}:{:04x}  {}\n", e.rtl ? "rtl" : "sim", e.name,
+					   e.vendor, e.device, e.description);
 	return out;
 }
 

@@ -1,0 +1,201 @@
+// The simulated coherent devices: "sim:eci" (the modelled Enzian with the
+// behavioral engines) and "rtl:coh" (the same model, the Verilated coherent
+// invocation engine as its device side). device::open() finds them in the
+// simulated-device registry (sim_transport.cpp); device::coherent() hands
+// their port to the coherent drivers, so no tool builds a simulator itself.
+#include "transport/eci_transport.hpp"
+
+#include <pioc/coherent/port.hpp>
+#include <pioc/error.hpp>
+#include <pioc/sim/eci.hpp>
+#include <pioc/sim/eci_cq.hpp>
+#include <pioc/sim/eci_engine.hpp>
+
+#ifdef PIOC_HAVE_RTL
+#include "coh_rtl_engine.hpp"
+#endif
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace pioc::detail {
+namespace {
+
+/** The model and its device side: one engine per opened device. */
+class eci_sim_port : public coherent::port {
+public:
+	explicit eci_sim_port(std::string spec) : port(std::move(spec)) {}
+	bool simulated() const noexcept override { return true; }
+
+	void set_line_size(std::uint32_t bytes) override
+	{
+		if (sys_)
+			refuse(fmt::format("line size {}", bytes), "set it before the system is used");
+		if (bytes < 16 || bytes > 4096 || (bytes & (bytes - 1)))
+			throw error(errc::invalid_argument, fmt::format("{}: line size {}: a power of two, 16..4096",
+									spec(), bytes));
+		cfg_.line_size = bytes;
+	}
+	const sim::eci::config &model() const override { return sys_ ? sys_->cfg() : cfg_; }
+	sim::eci::system &system() override
+	{
+		if (!sys_)
+			sys_ = std::make_unique<sim::eci::system>(cfg_);
+		return *sys_;
+	}
+
+protected:
+	/** Before attaching an engine: the system exists, no engine runs yet. */
+	sim::eci::system &fresh_system(std::string_view what)
+	{
+		if (started_)
+			refuse(what, "the device already runs an engine (open the device again for another run)");
+		started_ = true;
+		return system();
+	}
+
+private:
+	sim::eci::config cfg_;
+	std::unique_ptr<sim::eci::system> sys_;
+	bool started_ = false;
+};
+
+/** The behavioral Fig. 5 engine (sim::eci::proto_engine). */
+class model_invocations final : public coherent::invocation_engine {
+public:
+	model_invocations(sim::eci::system &sys, sim::eci::engine_config c) : e_(sys, std::move(c)) {}
+	std::uint64_t window_base() const noexcept override { return e_.window_base(); }
+	coherent::layout channel_layout(std::uint32_t ch) const override { return e_.channel_layout(ch); }
+	void post(std::uint32_t ch, std::vector<std::uint8_t> m) override { e_.post(ch, std::move(m)); }
+
+private:
+	sim::eci::proto_engine e_;
+};
+
+/** "sim:eci": the behavioral engines, any variant, line size, pipelining. */
+class eci_model_port final : public eci_sim_port {
+public:
+	using eci_sim_port::eci_sim_port;
+	std::string_view engine_kind() const noexcept override { return "model"; }
+
+	coherent::invocation_engine &start_invocations(const coherent::engine_setup &s) override
+	{
+		auto &sys = fresh_system("starting an invocation engine");
+		sim::eci::engine_config ec;
+		ec.v = s.v;
+		ec.answer_exclusive = s.exclusive;
+		ec.data_lines = s.data_lines;
+		ec.channels = s.channels;
+		inv_ = std::make_unique<model_invocations>(sys, std::move(ec));
+		return *inv_;
+	}
+	coherent::queue_rings start_queue(std::uint32_t entries) override
+	{
+		auto &sys = fresh_system("starting a queue engine");
+		sim::eci::cq_config qc;
+		qc.entries = entries;
+		cq_ = std::make_unique<sim::eci::cq_engine>(sys, qc);
+		return {cq_->to_device_base(), cq_->from_device_base()};
+	}
+
+private:
+	std::unique_ptr<model_invocations> inv_;
+	std::unique_ptr<sim::eci::cq_engine> cq_;
+};
+
+#ifdef PIOC_HAVE_RTL
+/** The Verilated engine (rtl::coh_rtl_engine), Fig. 5a. */
+class rtl_invocations final : public coherent::invocation_engine {
+public:
+	rtl_invocations(sim::eci::system &sys, rtl::coh_rtl_engine::options o) : e_(sys, o) {}
+	std::uint64_t window_base() const noexcept override { return e_.window_base(); }
+	coherent::layout channel_layout(std::uint32_t ch) const override { return e_.channel_layout(ch); }
+	void post(std::uint32_t, std::vector<std::uint8_t>) override
+	{
+		throw error(errc::not_supported, "rtl:coh: posting a message: the engine runs Fig. 5a (CPU-initiated) only");
+	}
+	std::optional<std::uint64_t> cycles() const override { return e_.cycles(); }
+
+private:
+	rtl::coh_rtl_engine e_;
+};
+
+/** "rtl:coh": what the RTL engine runs and the library's CPU side follows. */
+class eci_rtl_port final : public eci_sim_port {
+public:
+	using eci_sim_port::eci_sim_port;
+	std::string_view engine_kind() const noexcept override { return "rtl"; }
+
+	void set_line_size(std::uint32_t bytes) override
+	{
+		if (bytes != regs::coh_dev::LINE_BYTES)
+			refuse(fmt::format("line size {}", bytes),
+			       fmt::format("the RTL engine's lines are {} bytes", regs::coh_dev::LINE_BYTES));
+		eci_sim_port::set_line_size(bytes);
+	}
+	coherent::invocation_engine &start_invocations(const coherent::engine_setup &s) override
+	{
+		if (s.v != coherent::variant::cpu_dev)
+			refuse(fmt::format("variant {}", coherent::to_string(s.v)),
+			       "the RTL engine runs Fig. 5a only (its Fig. 5b side does not follow the library's "
+			       "receiver yet: ACK words and session numbers, Documentation/protocols.md)");
+		if (s.data_lines)
+			refuse("pipelined mode", "the RTL engine has no data banks (line by line only)");
+		if (s.channels > rtl::coh_rtl_engine::cpu_channels)
+			refuse(fmt::format("{} channels", s.channels),
+			       fmt::format("the RTL engine has {} CPU-initiated channels",
+					   rtl::coh_rtl_engine::cpu_channels));
+		auto &sys = fresh_system("starting an invocation engine");
+		rtl::coh_rtl_engine::options o;
+		o.exclusive = s.exclusive;
+		inv_ = std::make_unique<rtl_invocations>(sys, o);
+		return *inv_;
+	}
+	coherent::queue_rings start_queue(std::uint32_t) override
+	{
+		refuse("starting a queue engine", "the coherent engine's image has no CNI queue engine (sim:eci has)");
+	}
+
+private:
+	std::unique_ptr<rtl_invocations> inv_;
+};
+#endif
+
+/** A simulated coherent device as a transport: no BARs, a port. */
+class eci_transport final : public transport {
+public:
+	eci_transport(device_info info, std::unique_ptr<coherent::port> p) : info_(std::move(info)), port_(std::move(p)) {}
+	std::string_view name() const noexcept override { return info_.transport; }
+	bool simulated() const noexcept override { return true; }
+	const device_info &info() const noexcept override { return info_; }
+	coherent::port *coherent_port() noexcept override { return port_.get(); }
+	region map_bar(unsigned bar, mem_type) override
+	{
+		throw error(errc::not_supported, fmt::format("{}: BAR{}: a coherent device has no BARs; its lines are "
+							     "reached through device::coherent()",
+							     info_.spec, bar));
+	}
+
+private:
+	device_info info_;
+	std::unique_ptr<coherent::port> port_;
+};
+
+} // namespace
+
+std::shared_ptr<transport> open_eci_model(device_info info)
+{
+	auto spec = info.spec;
+	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_model_port>(std::move(spec)));
+}
+
+#ifdef PIOC_HAVE_RTL
+std::shared_ptr<transport> open_eci_rtl(device_info info)
+{
+	auto spec = info.spec;
+	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_rtl_port>(std::move(spec)));
+}
+#endif
+
+} // namespace pioc::detail

@@ -1,0 +1,17 @@
+// The simulated coherent devices, as transports device::open() returns.
+#pragma once
+
+#include <pioc/device.hpp>
+
+#include <memory>
+
+namespace pioc::detail {
+
+/** "sim:eci": the modelled Enzian, its device side the behavioral engines. */
+std::shared_ptr<transport> open_eci_model(device_info info);
+#ifdef PIOC_HAVE_RTL
+/** "rtl:coh": the modelled Enzian, its device side the Verilated coherent engine. */
+std::shared_ptr<transport> open_eci_rtl(device_info info);
+#endif
+
+} // namespace pioc::detail
