@@ -13,6 +13,7 @@
 #include <pioc/pio_ops.hpp>
 #include <pioc/regs/coh_dev.hpp>
 #include <pioc/regs/pio_dev.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <catch2/catch.hpp>
 

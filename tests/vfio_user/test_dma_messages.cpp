@@ -9,7 +9,7 @@
 
 #include <pioc/regs/xdma.hpp>
 #include <pioc/sim/host_memory.hpp>
-#include <pioc/xdma/sim_control.hpp>
+#include <pioc/sim/xdma_control.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Subcommand dispatch, written once for every tool that has subcommands.
 #include "common/subcommands.hpp"
 
-#include "common/cli.hpp"
+#include "common/run.hpp"
 
 #include <fmt/format.h>
 

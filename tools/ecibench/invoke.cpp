@@ -12,6 +12,7 @@
 #include <pioc/coherent/port.hpp>
 #include <pioc/enum_names.hpp>
 #include <pioc/sim/eci.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <fmt/format.h>
 

@@ -10,17 +10,11 @@
  */
 #pragma once
 
-// The shared helpers named above, not the parser: from tools/common's
-// run/units/options headers where they exist (the CLI11 framework of
-// pciebench), else from cli.hpp, which is removed once both tools are on CLI11.
-#if __has_include("common/run.hpp")
+// The shared helpers named above (the CLI11 framework of pciebench).
 #include "common/options.hpp"
 #include "common/progress.hpp"
 #include "common/run.hpp"
 #include "common/units.hpp"
-#else
-#include "common/cli.hpp"
-#endif
 
 #include <CLI/CLI.hpp>
 

@@ -8,6 +8,7 @@
 #include <pioc/coherent/port.hpp>
 #include <pioc/coherent/queue.hpp>
 #include <pioc/sim/eci.hpp>
+#include <pioc/sim/eci_lines.hpp>
 
 #include <fmt/format.h>
 
