@@ -28,6 +28,22 @@ if(PIOC_RTL)
   set_tests_properties(rtl.speed PROPERTIES TIMEOUT 600 LABELS rtl)
 endif()
 
+# Per-backend defaults (tools/common/run_defaults): a default pciebench pio
+# run on rtl:pio uses the RTL's iteration counts (100 + 10 warm-up, every
+# default size and op) and reports the simulator's speed; sim:pio keeps its
+# own defaults and runs faster than real time.
+if(PIOC_RTL)
+  add_test(NAME rtl.default_runs
+    COMMAND sh -c "$<TARGET_FILE:pciebench> pio --device rtl:pio --json --no-pin --quiet | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"warmup\"]==10, r[\"warmup\"]; \
+assert len(r[\"results\"])==55 and all(x[\"iterations\"]==100 for x in r[\"results\"]), r[\"results\"]; \
+s=r[\"simulation\"]; print(s); assert s[\"cycles\"]>0 and s[\"cycles_per_s\"]>0 and s[\"cpu_s\"]<60, s' || exit 1; \
+$<TARGET_FILE:pciebench> pio --device sim:pio --sizes 64 --ops write_read --json --no-pin --quiet | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"results\"][0][\"iterations\"]==10000, r; \
+s=r[\"simulation\"]; print(s); assert \"cycles\" not in s and s[\"sim_ns_per_cpu_ns\"]>1, s'")
+  set_tests_properties(rtl.default_runs PROPERTIES TIMEOUT 600 LABELS rtl)
+endif()
+
 # pciebench against the RTL: every invocation's response is checked against
 # the op applied to the request (echo, NOT, +1), for sizes 8 B .. 8 KiB, and
 # the JSON must say the times are simulated.

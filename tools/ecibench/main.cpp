@@ -6,6 +6,7 @@
 //   ecibench queue     CNI cachable queue round trips between two real cores
 //   ecibench pingpong  raw cache-line ping-pong (the floor) and FastForward
 #include "common/cli.hpp"
+#include "common/run_defaults.hpp"
 #include "common/subcommands.hpp"
 
 #include "kmod/kmod_transport.hpp"
@@ -250,9 +251,11 @@ int cmd_invoke(int argc, char **argv)
 	c.value("engine", "E", "simulated device engine: model (default) or rtl (the Verilated coherent engine: 5a only (its "
 		"5b side predates sessions), up to 16 KiB in 120-byte chunks; needs a -DPIOC_RTL=ON build)", o.engine);
 	c.epilog("Simulated runs report modelled time and add messages_per_op and round_trips_per_op.\n"
-		 "example: ecibench invoke --sizes 64 --shared --json");
+		 "example: ecibench invoke --sizes 64 --shared --json\n" +
+		 backend_defaults_help("ecibench invoke"));
 	if (!c.parse(argc, argv))
 		return 0;
+	apply_backend_defaults(o.common, "ecibench invoke", o.engine, c);
 	auto v = coherent::parse_variant(o.variant);
 	if (!v)
 		throw usage_error("--variant: " + unknown_name(coherent::variant_names, o.variant, "variant"));
@@ -285,6 +288,8 @@ int cmd_invoke(int argc, char **argv)
 	const std::uint64_t per_size = o.common.iterations + o.common.warmup;
 	progress prog("ecibench invoke", sizes.size() * per_size, o.common.quiet);
 	std::uint64_t done = 0;
+	bench::sim_sample passed; // simulated time and engine cycles over all sizes (one system each)
+	const bench::speed_meter meter(passed);
 	for (auto s : sizes) {
 		prog.update(done, fmt::format("{} {} B", o.variant, s));
 		done += per_size;
@@ -355,8 +360,17 @@ int cmd_invoke(int argc, char **argv)
 		if (use_rtl)
 			r.extra["cycles_per_op"] = double(cycles() - cyc0) / double(o.common.iterations);
 		rep.results.push_back(std::move(r));
+		passed.sim_ns += sys.now();
+#ifdef PIOC_HAVE_RTL
+		if (hw) {
+			passed.cycles += hw->cycles();   // the engine is clocked only while busy
+			passed.evaluated_cycles += hw->cycles();
+			passed.clock_mhz = 1000.0 / hw->cycle_ns();
+		}
+#endif
 	}
 	prog.finish();
+	rep.speed = meter.stop(passed);
 	emit(rep, o.common.format);
 	return 0;
 }

@@ -9,6 +9,7 @@
 //
 // Timed loops are templates over the I/O view, entered once via visit().
 #include "common/cli.hpp"
+#include "common/run_defaults.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -293,9 +294,11 @@ bool parse_dma_options(int argc, char **argv, dma_opts &o, std::string &cache)
 		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.\n"
 		 "--device xilinx:/dev/xdma0[:CH] runs through the stock Xilinx driver's char devices\n"
 		 "(pread/pwrite only, one I/O thread per transfer in flight for --queue-depth: the stock\n"
-		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).");
+		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).\n" +
+		 backend_defaults_help("pciebench dma"));
 	if (!c.parse(argc, argv))
 		return false;
+	apply_backend_defaults(o.common, "pciebench dma", o.common.device, c);
 	for (const auto &w : split_list(tests, "--tests")) {
 		auto t = parse_name(test_names, w);
 		if (!t)
@@ -421,6 +424,7 @@ int run_dma(int argc, char **argv)
 
 	const pcie_model::model model = link_model(dev, x);
 	bench::report rep = describe_dma_run(dev, x, o, cache, model);
+	const auto meter = bench::speed_meter::start(dev); // simulated devices: the simulator's speed
 
 	// Progress counts timed iterations, reported between tests.
 	progress prog(std::string(argv[0]), o.tests.size() * o.sizes.size() * o.common.iterations, o.common.quiet);
@@ -460,6 +464,8 @@ int run_dma(int argc, char **argv)
 	// interrupt never came (0 on a healthy device and driver).
 	rep.extra["lost_signals"] = h2c.lost_signals() + c2h.lost_signals();
 	rep.extra["recoveries"] = h2c.recoveries() + c2h.recoveries();
+	if (meter)
+		rep.speed = meter->stop(dev);
 	emit(rep, o.common.format);
 	return exit_ok;
 }

@@ -10,6 +10,7 @@
 //        (messages of up to 16 KiB)
 // Every answer is checked against pioc/bloom_hash.hpp after the timed runs.
 #include "common/cli.hpp"
+#include "common/run_defaults.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -279,9 +280,12 @@ int run_offload(int argc, char **argv)
 	c.epilog("Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
 		 "element back; the answers are checked against pioc/bloom_hash.hpp. The cpu path is\n"
 		 "measured on this core; the others are SIMULATED on the built-in devices (column 'time').\n"
-		 "example: pciebench offload --sizes 128..16K --json");
+		 "example: pciebench offload --sizes 128..16K --json\n" +
+		 backend_defaults_help("pciebench offload"));
 	if (!c.parse(argc, argv))
 		return exit_ok;
+	apply_backend_defaults(p.common, "pciebench offload",
+			       p.pio_device.starts_with("rtl:") ? p.pio_device : p.dma_device, c);
 	auto sz = parse_size_list(sizes);
 	for (auto s : sz)
 		if (s == 0 || s % bloom::element_bytes || s > (1u << 20))

@@ -6,6 +6,7 @@
 // body has no virtual call, lock or backend branch. Checks of the data run
 // after the second timestamp of each iteration.
 #include "common/cli.hpp"
+#include "common/run_defaults.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -277,10 +278,11 @@ pio_options parse_args(int argc, char **argv, bool &help)
 		o.timing);
 	c.value("retries", "N", "NOT_READY answers tolerated per invocation before failing with a timeout",
 		o.retries, 0, 1000);
-	c.epilog(epilog_text);
+	c.epilog(epilog_text + backend_defaults_help("pciebench pio"));
 	help = !c.parse(argc, argv);
 	if (help)
 		return o;
+	apply_backend_defaults(o.common, "pciebench pio", o.common.device, c);
 
 	o.sizes = parse_size_list(sizes);
 	for (auto s : o.sizes)
@@ -319,6 +321,7 @@ int run_pio(int argc, char **argv)
 	pio::invoker inv(bar0); // checks the image (ID, version, invoke unit)
 	pio::invoke_state &st = inv.state();
 	st.not_ready_retries = static_cast<unsigned>(o.retries);
+	const auto meter = bench::speed_meter::start(dev); // simulated devices: the simulator's speed
 
 	bench::report rep;
 	rep.tool = "pciebench pio";
@@ -371,6 +374,8 @@ int run_pio(int argc, char **argv)
 		}
 	}
 	prog.finish();
+	if (meter)
+		rep.speed = meter->stop(dev);
 	emit(rep, o.common.format);
 	return exit_ok;
 }
