@@ -141,8 +141,8 @@ TEST_CASE("rtl:xdma BAR0: skipping idle cycles changes no value and no time the 
 
 TEST_CASE("rtl:pio simulates at least 2 M cycles per CPU second (pciebench's 4 KiB write_read)", "[rtl][speed]")
 {
-	// Tolerance: issue 13 asks for 5 M cycles/s on one core; the floor is
-	// 2.5x lower so that a loaded CI machine (shared caches, frequency) does
+	// Tolerance: issue 13 asks for 5 M cycles/s on one core (20 M measured);
+	// the floor is 2.5x below the goal so that a loaded CI machine (shared caches, frequency) does
 	// not fail it, while a return to per-cycle evaluation of idle time
 	// (about 0.4 M cycles/s) or to allocation per cycle does.
 	using namespace pioc;
@@ -164,4 +164,8 @@ TEST_CASE("rtl:pio simulates at least 2 M cycles per CPU second (pciebench's 4 K
 					   << evaluated / cpu / 1e6 << " M evaluated cycles/s");
 	CHECK(resp == req);
 	CHECK(cycles / cpu >= 2e6);
+	// The cycles that are evaluated: 1.4 M/s measured with the Bloom pipeline
+	// holding still when empty, 0.39 M/s when all 64 stages shifted every
+	// cycle (bloom_hash.sv); the floor sits halfway, with the same reasoning.
+	CHECK(evaluated / cpu >= 0.7e6);
 }
