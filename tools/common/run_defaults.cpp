@@ -16,9 +16,9 @@ struct rtl_row {
 };
 constexpr rtl_row rtl_rows[] = {
 	{"pciebench pio", {100, 10}},
-	{"pciebench dma", {100, 10}},
+	{"pciebench dma", {50, 5}},
 	{"pciebench offload", {10, 1}},
-	{"ecibench invoke", {200, 10}},
+	{"ecibench invoke", {20, 2}},
 };
 
 bool is_rtl(std::string_view backend) { return backend == "rtl" || backend.starts_with("rtl:"); }
@@ -52,7 +52,7 @@ std::string backend_defaults_help(std::string_view command)
 	if (!d)
 		return {};
 	return fmt::format("On the Verilated RTL (rtl:*) the defaults are --iterations {} --warmup {}, so that a "
-			   "default run ends within a minute (a few M simulated cycles per second).\n",
+			   "default run ends within a minute (Documentation/benchmarking.md, RTL simulation speed).\n",
 			   d->iterations, d->warmup);
 }
 
