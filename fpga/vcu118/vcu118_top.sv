@@ -123,5 +123,5 @@ module vcu118_top (
         .byp_araddr(b64_araddr[17:0]), .byp_arlen(b64_arlen), .byp_arsize(b64_arsize), .byp_arburst(b64_arburst),
         .byp_rvalid(b64_rvalid), .byp_rready(b64_rready), .byp_rid(b64_rid), .byp_rdata(b64_rdata),
         .byp_rresp(b64_rresp), .byp_rlast(b64_rlast),
-        .cycles());
+        .cycles(), .idle());
 endmodule

@@ -139,6 +139,8 @@ nlohmann::json report::to_json() const
 	for (const auto &r : results)
 		rows.push_back(row_json(r));
 	j["results"] = std::move(rows);
+	if (speed)
+		j["simulation"] = speed->to_json();
 	return j;
 }
 
@@ -187,6 +189,15 @@ void report::write_table(std::ostream &os) const
 	       : simulated ? "  SIMULATED TIME: every time below is modelled by the link and device model, "
 			     "not measured on hardware\n"
 			   : "  measured time: wall-clock nanoseconds from the calibrated cycle counter\n");
+	if (speed) {
+		os << fmt::format("  simulator speed: {:.3g} simulated ns per wall ns ({:.1f} s wall, {:.1f} s CPU)",
+				  speed->sim_ns_per_wall_ns(), speed->wall_s, speed->cpu_s);
+		if (speed->passed.clock_mhz > 0)
+			os << fmt::format(", {:.2f} M cycles/s ({:.2f} M per CPU s; {} of {} cycles evaluated)",
+					  speed->cycles_per_s() / 1e6, speed->cycles_per_cpu_s() / 1e6,
+					  speed->passed.evaluated_cycles, speed->passed.cycles);
+		os << '\n';
+	}
 
 	const auto extra_keys = extra_row_keys(*this);
 	bool any_mbps = std::any_of(results.begin(), results.end(), [](const result &r) { return r.mbps.has_value(); });

@@ -1,6 +1,15 @@
 // Shared by the RTL targets (rtl:pio, rtl:xdma): a Verilated image clocked
 // at the register map's clock, simulated nanoseconds <-> cycles, AXI4
 // transfers driven to completion, and BAR0 of the PIO image on an AXI4 port.
+//
+// Speed: time advances in run_to() cycle by cycle only while something can
+// change. When the image says it is idle (its `idle` output: no invocation,
+// delay, held read or answer in flight) and every AXI port is quiet, the
+// cycles up to the target are skipped: only the free-running cycle counter
+// would change, so it is advanced by the skipped count (public_flat_rw in
+// speed.vlt) and the model is not evaluated. Cycle accounting stays exact;
+// tests/rtl/test_rtl_speed.cpp checks that a host sees the same values and
+// times with and without skipping.
 #pragma once
 
 #include "common/sim.hpp"
@@ -28,11 +37,20 @@ public:
 	}
 
 	/** Clocks @p m with the model; @p stall percent random idle/backpressure cycles. */
-	template <class A> void attach(tb::axi4_master<A> &m, unsigned stall)
+	void attach(tb::axi4_master<std::uint32_t> &m, unsigned stall)
 	{
 		m.stall_valid.percent = stall;
 		m.stall_ready.percent = stall;
 		s.add(&m);
+		ports_.push_back(&m);
+	}
+
+	/** Lets run_to() skip idle cycles: @p counter is the image's cycle
+	 *  counter register (made writable by speed.vlt), advanced by the cycles
+	 *  skipped. Without it (or with @p on false) every cycle is evaluated. */
+	void skip_idle(std::uint64_t *counter, bool on)
+	{
+		counter_ = on ? counter : nullptr;
 	}
 
 	/** Resets the model (after the agents are added); time 0 from here. */
@@ -49,12 +67,21 @@ public:
 	std::uint64_t now_ns() const { return ns_of(cycles()); }
 	unsigned clock_mhz() const { return mhz_; }
 
-	/** Clocks the model up to simulated time @p t_ns (nothing if already there). */
+	/** Cycles evaluated one by one (the rest of cycles() were skipped). */
+	std::uint64_t evaluated() const { return cycles() - skipped_; }
+
+	/** Clocks the model up to simulated time @p t_ns (nothing if already
+	 *  there); skips the cycles in which nothing but the counter changes. */
 	void run_to(std::uint64_t t_ns)
 	{
 		const std::uint64_t target = base_ + cycles_of(t_ns);
-		while (s.cycle < target)
+		while (s.cycle < target) {
+			if (quiet()) {
+				skip(target - s.cycle);
+				return;
+			}
 			s.step();
+		}
 	}
 
 	/** Clocks until @p m has finished the transfer @p tag; throws if the RTL
@@ -71,9 +98,35 @@ public:
 	std::vector<std::string> errors;   ///< filled by the agents' checkers
 
 private:
+	/** Nothing but the counter changes at the next edges: the image is idle
+	 *  and no port has a transfer queued or in flight. */
+	bool quiet() const
+	{
+		if (!counter_ || !s.m->idle)
+			return false;
+		for (const auto *p : ports_)
+			if (!p->quiet())
+				return false;
+		return true;
+	}
+
+	/** @p n cycles in which only the counter advances. */
+	void skip(std::uint64_t n)
+	{
+		*counter_ += n;
+		s.cycle += n;
+		skipped_ += n;
+		for (auto *p : ports_)
+			p->cycle += n;   // the ports' cycle numbers (in error messages) stay the model's
+		s.m->eval();     // the counter's output follows (no clock edge)
+	}
+
 	std::string name_;
 	unsigned mhz_;
 	std::uint64_t base_ = 0;
+	std::uint64_t skipped_ = 0;
+	std::uint64_t *counter_ = nullptr;
+	std::vector<tb::axi4_master<std::uint32_t> *> ports_;
 };
 
 /** A target whose time is a Verilated image's clock (for stats_of()). */
@@ -118,7 +171,10 @@ public:
 
 	void advance(std::uint64_t t_ns) override { c_.run_to(t_ns); }
 
-	rtl_stats stats() const override { return {c_.cycles(), double(c_.clock_mhz()), c_.now_ns()}; }
+	rtl_stats stats() const override
+	{
+		return {c_.cycles(), double(c_.clock_mhz()), c_.now_ns(), c_.evaluated()};
+	}
 
 private:
 	std::string name_;

@@ -4,6 +4,7 @@
 #include "rtl_devices.hpp"
 
 #include "Vxdma_user_top.h"
+#include "Vxdma_user_top___024root.h"
 #include "rtl_clock.hpp"
 #include "pioc/regs/pio_dev.hpp"
 #include "sim/xdma/xdma_dev.hpp"
@@ -20,7 +21,7 @@ namespace R = pioc::regs::pio_dev;
  *  control port (ctl_*) stays idle: its BAR is the XDMA IP's BAR0 on the
  *  board but takes only 32-bit accesses, which cannot ring the doorbell. */
 struct user_side {
-	user_side(unsigned stall, std::uint64_t seed)
+	user_side(unsigned stall, std::uint64_t seed, bool skip_idle)
 		: c("rtl:xdma", seed, R::clock_mhz),
 		  dma("rtl:xdma dma", PIOC_AXI4_PORT(c.s.m.get(), dma_), &c.s.rng, &c.errors),
 		  byp("rtl:xdma byp", PIOC_AXI4_PORT(c.s.m.get(), byp_), &c.s.rng, &c.errors)
@@ -30,6 +31,7 @@ struct user_side {
 		m.ctl_bready = m.ctl_rready = 1;
 		c.attach(dma, stall);
 		c.attach(byp, stall);
+		c.skip_idle(&m.rootp->xdma_user_top__DOT__u_core__DOT__u_cnt__DOT__count, skip_idle);
 		c.start();
 	}
 	clocked<Vxdma_user_top> c;
@@ -64,9 +66,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<pioc::sim::target> make_xdma_rtl(unsigned stall_percent, std::uint64_t seed)
+std::unique_ptr<pioc::sim::target> make_xdma_rtl(unsigned stall_percent, std::uint64_t seed, bool skip_idle)
 {
-	auto u = std::make_shared<user_side>(stall_percent, seed);
+	auto u = std::make_shared<user_side>(stall_percent, seed, skip_idle);
 	// BAR0: PIO through the bypass port, as rtl:pio drives pio_top; it keeps u alive.
 	struct user_bar final : axi_bar<Vxdma_user_top> {
 		explicit user_bar(std::shared_ptr<user_side> s)

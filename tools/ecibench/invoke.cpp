@@ -4,6 +4,7 @@
 // The device comes from device::open; its port (device::coherent()) runs the
 // device side, so this file builds no simulator.
 #include "commands.hpp"
+#include "common/run_defaults.hpp"
 #include "devices.hpp"
 
 #include <pioc/bench/histogram.hpp>
@@ -232,7 +233,8 @@ int ecibench_invoke(int argc, char **argv)
 		c.footer("Simulated runs report modelled time and add messages_per_op and round_trips_per_op\n"
 			 "(rtl:coh also cycles_per_op). Old spellings: --window eci0 is --device kmod:eci0,\n"
 			 "--engine rtl is --device rtl:coh.\n"
-			 "example: ecibench invoke --sizes 64 --shared --json");
+			 "example: ecibench invoke --sizes 64 --shared --json\n" +
+			 pioc::tool::backend_defaults_help("ecibench invoke"));
 		if (!c.parse(argc, argv))
 			return 0;
 		auto v = coherent::parse_variant(o.variant);
@@ -242,6 +244,14 @@ int ecibench_invoke(int argc, char **argv)
 			if (s == 0 || s > coherent::max_message)
 				throw usage_error(fmt::format("--sizes: {} is outside 1 B .. 16 KiB", s));
 		const device_choice d = o.dev.resolve(c, "sim:eci");
+		// The RTL engine simulates about a million cycles a second: its own
+		// defaults keep the default run under a minute (common/run_defaults).
+		if (const auto counts = pioc::tool::backend_defaults("ecibench invoke", d.spec)) {
+			if (!c.given("--iterations"))
+				o.common.iterations = counts->iterations;
+			if (!c.given("--warmup"))
+				o.common.warmup = counts->warmup;
+		}
 		if (d.kind == device_kind::cores)
 			throw usage_error("--device cores: invoke needs a device (sim:eci, rtl:coh, kmod:eciN)");
 		if (d.kind == device_kind::window)

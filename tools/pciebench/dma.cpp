@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "common/options.hpp"
 #include "common/progress.hpp"
+#include "common/run_defaults.hpp"
 #include "pciebench/dma_check.hpp"
 
 #include <pioc/bench/histogram.hpp>
@@ -307,7 +308,8 @@ void add_dma_options(CLI::App &c, dma_opts &o)
 		 "On sim:xdma every time is SIMULATED (engine + link model), and cache/NUMA have no effect.\n"
 		 "--device xilinx:/dev/xdma0[:CH] runs through the stock Xilinx driver's char devices\n"
 		 "(pread/pwrite only, one I/O thread per transfer in flight for --queue-depth: the stock\n"
-		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).");
+		 "driver ignores the file offset of io_uring/aio requests; measured wall-clock time).\n" +
+		 backend_defaults_help("pciebench dma"));
 }
 
 // The whole card window of every size must fit the card's address space: say
@@ -417,6 +419,7 @@ int run_dma(dma_opts &o, const std::string &name)
 
 	const pcie_model::model model = link_model(dev, x);
 	bench::report rep = describe_dma_run(dev, x, o, cache, model);
+	const auto meter = bench::speed_meter::start(dev); // simulated devices: the simulator's speed
 
 	// Progress counts timed iterations, reported between tests.
 	progress prog(name, o.tests.size() * o.sizes.size() * o.common.iterations, o.common.quiet);
@@ -463,6 +466,8 @@ int run_dma(dma_opts &o, const std::string &name)
 	// interrupt never came (0 on a healthy device and driver).
 	rep.extra["lost_signals"] = h2c.lost_signals() + c2h.lost_signals();
 	rep.extra["recoveries"] = h2c.recoveries() + c2h.recoveries();
+	if (meter)
+		rep.speed = meter->stop(dev);
 	emit(rep, o.common.format);
 	return exit_ok;
 }
@@ -474,5 +479,8 @@ pioc::tool::tool::body pciebench_dma(CLI::App &cmd)
 {
 	auto o = std::make_shared<pioc::tool::dma_opts>();
 	pioc::tool::add_dma_options(cmd, *o);
-	return [o, &cmd] { return pioc::tool::run_dma(*o, pioc::tool::full_name(cmd)); };
+	return [o, &cmd] {
+		pioc::tool::apply_backend_defaults(o->common, "pciebench dma", o->common.device, cmd);
+		return pioc::tool::run_dma(*o, pioc::tool::full_name(cmd));
+	};
 }

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "common/options.hpp"
 #include "common/progress.hpp"
+#include "common/run_defaults.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -292,7 +293,8 @@ void add_offload_options(CLI::App &c, paths &p)
 	c.footer("Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
 		 "element back; the answers are checked against pioc/bloom_hash.hpp. The cpu path is\n"
 		 "measured on this core; the others are SIMULATED on the built-in devices (column 'time').\n"
-		 "example: pciebench offload --sizes 128..16K --json");
+		 "example: pciebench offload --sizes 128..16K --json\n" +
+		 backend_defaults_help("pciebench offload"));
 }
 
 int run_offload(paths &p, const std::string &name)
@@ -346,5 +348,9 @@ pioc::tool::tool::body pciebench_offload(CLI::App &cmd)
 {
 	auto p = std::make_shared<pioc::tool::paths>();
 	pioc::tool::add_offload_options(cmd, *p);
-	return [p, &cmd] { return pioc::tool::run_offload(*p, pioc::tool::full_name(cmd)); };
+	return [p, &cmd] {
+		pioc::tool::apply_backend_defaults(p->common, "pciebench offload",
+						   p->pio_device.starts_with("rtl:") ? p->pio_device : p->dma_device, cmd);
+		return pioc::tool::run_offload(*p, pioc::tool::full_name(cmd));
+	};
 }

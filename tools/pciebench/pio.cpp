@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "common/options.hpp"
 #include "common/progress.hpp"
+#include "common/run_defaults.hpp"
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
@@ -276,7 +277,7 @@ void add_options(CLI::App &cmd, pio_options &o)
 		 "PRESET");
 	add_count(cmd, "--retries", o.retries, 0, 1000,
 		  "NOT_READY answers tolerated per invocation before failing with a timeout");
-	cmd.footer(epilog_text);
+	cmd.footer(epilog_text + backend_defaults_help("pciebench pio"));
 }
 
 void finish(pio_options &o)
@@ -305,6 +306,7 @@ int run_pio(pio_options &o, const std::string &name)
 	pio::invoker inv(bar0); // checks the image (ID, version, invoke unit)
 	pio::invoke_state &st = inv.state();
 	st.not_ready_retries = static_cast<unsigned>(o.retries);
+	const auto meter = bench::speed_meter::start(dev); // simulated devices: the simulator's speed
 
 	bench::report rep;
 	rep.tool = "pciebench pio";
@@ -357,6 +359,8 @@ int run_pio(pio_options &o, const std::string &name)
 		}
 	}
 	prog.finish();
+	if (meter)
+		rep.speed = meter->stop(dev);
 	emit(rep, o.common.format);
 	return exit_ok;
 }
@@ -368,5 +372,8 @@ pioc::tool::tool::body pciebench_pio(CLI::App &cmd)
 {
 	auto o = std::make_shared<pioc::tool::pio_options>();
 	pioc::tool::add_options(cmd, *o);
-	return [o, &cmd] { return pioc::tool::run_pio(*o, pioc::tool::full_name(cmd)); };
+	return [o, &cmd] {
+		pioc::tool::apply_backend_defaults(o->common, "pciebench pio", o->common.device, cmd);
+		return pioc::tool::run_pio(*o, pioc::tool::full_name(cmd));
+	};
 }

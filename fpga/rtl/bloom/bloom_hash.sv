@@ -75,28 +75,39 @@ module bloom_stage #(
     output logic [1023:0]  out_d,
     output logic [TW-1:0]  out_t
 );
-    logic [511:0] nh;
-    for (genvar i = 0; i < 8; i++) begin : g_hash
-        localparam int L = i == 0 ? 5 : i == 1 ? 6 : i == 2 ? 7 : i == 3 ? 4 :
-                           i == 4 ? 9 : i == 5 ? 3 : i == 6 ? 8 : 11;
-        localparam int R = i == 0 ? 2 : i == 1 ? 3 : i == 2 ? 1 : i == 3 ? 5 :
-                           i == 4 ? 2 : i == 5 ? 7 : i == 6 ? 4 : 3;
-        logic [64*(BPS+1)-1:0] x /* verilator split_var */;
-        assign x[63:0] = in_h[64*i +: 64];
-        for (genvar j = 0; j < BPS; j++) begin : g_byte
-            wire [63:0] a = x[64*j +: 64];
-            assign x[64*(j+1) +: 64] = a ^ ((a << L) + (a >> R) + {56'd0, in_d[8*j +: 8]});
+    // The k = 8 shift amounts of include/pioc/bloom_hash.hpp.
+    function automatic int shl(input int i);
+        case (i)
+            0: shl = 5; 1: shl = 6; 2: shl = 7; 3: shl = 4;
+            4: shl = 9; 5: shl = 3; 6: shl = 8; default: shl = 11;
+        endcase
+    endfunction
+    function automatic int shr(input int i);
+        case (i)
+            0: shr = 2; 1: shr = 3; 2: shr = 1; 3: shr = 5;
+            4: shr = 2; 5: shr = 7; 6: shr = 4; default: shr = 3;
+        endcase
+    endfunction
+    function automatic logic [511:0] fold(input logic [511:0] hin, input logic [8*BPS-1:0] b);
+        logic [63:0] a;
+        for (int i = 0; i < 8; i++) begin
+            a = hin[64*i +: 64];
+            for (int j = 0; j < BPS; j++)
+                a = a ^ ((a << shl(i)) + (a >> shr(i)) + {56'd0, b[8*j +: 8]});
+            fold[64*i +: 64] = a;
         end
-        assign nh[64*i +: 64] = x[64*BPS +: 64];
-    end
+    endfunction
 
     always_ff @(posedge clk) begin
         if (!rst_n)  out_v <= 1'b0;
         else if (en) out_v <= in_v;
     end
+    // Hashes, data and tag load only with a valid element, and the hashes are
+    // computed only then: an empty stage holds still (in Verilator an idle
+    // pipeline costs next to nothing, issue 13; in hardware it does not toggle).
     always_ff @(posedge clk) begin
-        if (en) begin
-            out_h <= nh;
+        if (en && in_v) begin
+            out_h <= fold(in_h, in_d[8*BPS-1:0]);
             out_d <= {{(8*BPS){1'b0}}, in_d[1023:8*BPS]};
             out_t <= in_t;
         end

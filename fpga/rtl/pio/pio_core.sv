@@ -4,6 +4,10 @@
 // cycle after they are taken, except a held INVOKE_STATUS read; while it is
 // held m_ready is low. REQ is write-only (reads return 0), RESP read-only
 // (writes are ignored), unmapped space reads 0 and ignores writes.
+//
+// idle: nothing but the cycle counter changes at the next edge as long as
+// the mem bus stays quiet (no invocation, delay, held read or read answer in
+// flight). A simulator may then skip cycles and only advance the counter.
 module pio_core
 #(
     parameter int AW = 18
@@ -18,7 +22,8 @@ module pio_core
     input  logic [7:0]    m_wstrb,
     output logic          m_rvalid,
     output logic [63:0]   m_rdata,
-    output logic [63:0]   cycles
+    output logic [63:0]   cycles,
+    output logic          idle
 );
     localparam int REQ_W  = pio_dev_pkg::REQ_SIZE / 8;
     localparam int BRAM_W = pio_dev_pkg::BRAM_SIZE / 8;
@@ -74,6 +79,8 @@ module pio_core
         .wr_be(acc && m_we && sel_bram ? m_wstrb : 8'h00), .wr_addr(m_addr[$clog2(BRAM_W)+2:3]),
         .wr_data(m_wdata),
         .rd_en(acc && !m_we && sel_bram), .rd_addr(m_addr[$clog2(BRAM_W)+2:3]), .rd_data(bram_rdata));
+
+    assign idle = !busy && !start && !done && !hold && !reg_rvalid && !rd_q;
 
     // ---- read answers of the one-cycle targets
     typedef enum logic [1:0] { T_NONE, T_RESP, T_BRAM } tgt_t;

@@ -36,7 +36,8 @@ module pio_top #(
     output logic [63:0]     s_rdata,
     output logic [1:0]      s_rresp,
     output logic            s_rlast,
-    output logic [63:0]     cycles
+    output logic [63:0]     cycles,
+    output logic            idle      // see pio_core: only the counter changes while the ports are quiet
 );
     logic        m_valid, m_ready, m_we, m_rvalid;
     logic [17:0] m_addr;
@@ -54,5 +55,5 @@ module pio_top #(
 
     pio_core #(.AW(18)) u_core (
         .clk, .rst_n, .m_valid, .m_ready, .m_we, .m_addr, .m_wdata, .m_wstrb,
-        .m_rvalid, .m_rdata, .cycles);
+        .m_rvalid, .m_rdata, .cycles, .idle);
 endmodule

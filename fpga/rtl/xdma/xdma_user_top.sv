@@ -90,7 +90,8 @@ module xdma_user_top #(
     output logic [63:0]     byp_rdata,
     output logic [1:0]      byp_rresp,
     output logic            byp_rlast,
-    output logic [63:0]     cycles
+    output logic [63:0]     cycles,
+    output logic            idle      // see pio_core: only the counter changes while the ports are quiet
 );
     // front ends: 0 = control, 1 = DMA, 2 = bypass
     logic [2:0]  v, rdy, we, rv;
@@ -171,5 +172,5 @@ module xdma_user_top #(
 
     pio_core #(.AW(18)) u_core (
         .clk, .rst_n, .m_valid(c_valid), .m_ready(c_ready), .m_we(c_we), .m_addr(c_addr),
-        .m_wdata(c_wdata), .m_wstrb(c_wstrb), .m_rvalid(c_rvalid), .m_rdata(c_rdata), .cycles);
+        .m_wdata(c_wdata), .m_wstrb(c_wstrb), .m_rvalid(c_rvalid), .m_rdata(c_rdata), .cycles, .idle);
 endmodule

@@ -3,10 +3,11 @@
 // Catch2 testbenches in fpga/tb/ and by the RTL backend in lib/rtl/.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <deque>
-#include <functional>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -43,16 +44,18 @@ public:
 
 	void add(agent *a) { agents.push_back(a); }
 
+	/** One clock cycle: inputs driven, settled and sampled with clk low, then
+	 *  the rising edge. The falling edge is not evaluated on its own (no
+	 *  logic uses it): the next step's first eval() sees clk low again. */
 	void step()
 	{
 		for (auto *a : agents)
 			a->drive();
+		m->clk = 0;
 		m->eval();
 		for (auto *a : agents)
 			a->sample();
 		m->clk = 1;
-		m->eval();
-		m->clk = 0;
 		m->eval();
 		++cycle;
 	}
@@ -65,8 +68,9 @@ public:
 		m->rst_n = 1;
 	}
 
-	/** Step until @p done() or @p max cycles; false on timeout. */
-	bool run_until(const std::function<bool()> &done, std::uint64_t max = 1000000)
+	/** Step until @p done() or @p max cycles; false on timeout. A template,
+	 *  not std::function: @p done is called every cycle. */
+	template <class F> bool run_until(F &&done, std::uint64_t max = 1000000)
 	{
 		for (std::uint64_t i = 0; i < max; ++i) {
 			if (done())
@@ -90,14 +94,23 @@ public:
 
 	void observe(bool valid, bool ready, const std::vector<std::uint64_t> &payload, std::uint64_t cycle)
 	{
+		observe(valid, ready, payload.data(), payload.size(), cycle);
+	}
+	/** The same without a vector per call (the AXI masters call it every cycle). */
+	void observe(bool valid, bool ready, std::initializer_list<std::uint64_t> payload, std::uint64_t cycle)
+	{
+		observe(valid, ready, payload.begin(), payload.size(), cycle);
+	}
+	void observe(bool valid, bool ready, const std::uint64_t *payload, std::size_t n, std::uint64_t cycle)
+	{
 		if (pending_) {
 			if (!valid)
 				fail(cycle, "valid dropped before ready");
-			else if (payload != last_)
+			else if (n != last_.size() || !std::equal(payload, payload + n, last_.begin()))
 				fail(cycle, "payload changed while valid and not ready");
 		}
 		pending_ = valid && !ready;
-		last_ = payload;
+		last_.assign(payload, payload + n);   // reuses the capacity: no allocation per cycle
 		if (valid && ready)
 			++beats;
 	}
@@ -201,6 +214,9 @@ public:
 	/** True when the transfer that returned @p tag (and all before it) is done. */
 	bool done(std::uint64_t tag) const { return completed_ >= tag; }
 	bool idle() const { return q_.empty() && aw_.empty() && w_.empty() && b_.empty() && r_.empty(); }
+	/** Idle and no valid driven (the last handshakes retired): the port
+	 *  cannot change the slave until something is queued. */
+	bool quiet() const { return idle() && !*p_.awvalid && !*p_.wvalid && !*p_.arvalid; }
 
 	void drive() override
 	{

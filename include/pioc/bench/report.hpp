@@ -9,6 +9,8 @@
  *                  "min_ns": ..., "p50_ns": ..., "p90_ns": ..., "p99_ns": ...,
  *                  "p999_ns": ..., "max_ns": ..., "mbps": ... (throughput runs),
  *                  ...tool-specific fields (messages_per_op, ...) } ],
+ *   "simulation": { "wall_s": ..., "sim_ns_per_wall_ns": ..., "cycles_per_s": ... }
+ *                 (simulated devices only, see sim_speed.hpp),
  *   ...tool-specific top-level fields ("timing", "wide_isa", ...) }
  * @endcode
  * "simulated": true means every *_ns value is modelled time, not measured.
@@ -16,6 +18,7 @@
 #pragma once
 
 #include <pioc/bench/histogram.hpp>
+#include <pioc/bench/sim_speed.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +49,7 @@ struct report {
 	bool simulated = false;
 	std::vector<result> results;
 	nlohmann::json extra = nlohmann::json::object(); ///< tool-specific top-level fields
+	std::optional<sim_speed> speed;  ///< simulated devices: how fast the simulator ran ("simulation")
 
 	nlohmann::json to_json() const;
 	/** CSV: a header line, then one line per result (extra row fields as columns). */
