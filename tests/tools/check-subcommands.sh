@@ -1,5 +1,5 @@
 #!/bin/sh
-# Both benchmarks dispatch subcommands the same way (tools/common/subcommands):
+# Both benchmarks dispatch subcommands the same way (pioc::tool::tool, tools/common/options):
 # "TOOL help COMMAND" is the command's --help, an unknown command exits 2 naming
 # the known ones, no command prints the usage and exits 2.
 #   check-subcommands.sh PCIEBENCH ECIBENCH

@@ -1,8 +1,11 @@
 // The subcommands of ecibench: one line each. To add one, add a line
 // X(name, "one-line help") here and define
-//   int ecibench_<name>(int argc, char **argv);   // argv[0] = "ecibench <name>"
-// in tools/ecibench/<name>.cpp (its options on CLI11: options.hpp).
+//   pioc::tool::tool::body ecibench_<name>(CLI::App &cmd);
+// in tools/ecibench/<name>.cpp: it declares the command's options on cmd
+// (options.hpp) and returns what runs after a good parse, as pciebench's.
 #pragma once
+
+#include "common/options.hpp"
 
 #define ECIBENCH_COMMANDS(X)                                                                              \
 	X(invoke, "Fig. 5 invocations (variant, payload, Exclusive/Shared, pipelining)")                   \
@@ -10,7 +13,7 @@
 	X(pingpong, "raw cache-line ping-pong (the floor) and FastForward")
 
 namespace ecibench {
-#define ECIBENCH_DECLARE(name, help) int ecibench_##name(int argc, char **argv);
+#define ECIBENCH_DECLARE(name, help) pioc::tool::tool::body ecibench_##name(CLI::App &cmd);
 ECIBENCH_COMMANDS(ECIBENCH_DECLARE)
 #undef ECIBENCH_DECLARE
 } // namespace ecibench

@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include <vector>
 
 namespace ecibench {
@@ -209,34 +211,36 @@ void run_simulated(const invoke_opts &o, const device_choice &d, coherent::varia
 
 } // namespace
 
-int ecibench_invoke(int argc, char **argv)
+pioc::tool::tool::body ecibench_invoke(CLI::App &cmd)
 {
-	return run_command(argv, [&] {
-		invoke_opts o;
-		o.common.iterations = 1000;
-		o.common.warmup = 10;
-		command_line c(argv[0], "Synchronous invocations over two cache lines (paper Fig. 5).");
-		o.dev.add(c,
-			  "sim:eci (default: the modelled Enzian, SIMULATED), rtl:coh (its Verilated coherent engine, 5a "
-			  "only, 128-byte lines; -DPIOC_RTL=ON builds) or kmod:eciN (a module's ECI window: the "
-			  "Enzian image, measured)", "sim:eci",
-			  true);
-		c.add_bench_options(o.common);
-		c.add_text("--variant", "V", "5a (CPU-initiated, device-homed), 5b, 5c, 5d", o.variant);
-		c.add_sizes("--sizes,-s", "payload sizes, 8 B .. 16 KiB (8,64,4K or 8..16K)", o.sizes, "8..16K");
-		c.add_flag("--shared", "the device answers Shared as asked (no Exclusive optimisation)", o.shared);
-		c.add_flag("--pipelined", "all lines of a message in flight at once (data banks)", o.pipelined);
-		c.add_count("--line", "BYTES", "cache-line size of the modelled CPU", o.line, 16, 4096);
-		c.add_count("--window-size", "BYTES", "bytes to map of a window (default: all of it)", o.window_size, 0,
-			    ~0ull);
-		c.add_count("--channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
-		c.footer("Simulated runs report modelled time and add messages_per_op and round_trips_per_op\n"
-			 "(rtl:coh also cycles_per_op). Old spellings: --window eci0 is --device kmod:eci0,\n"
-			 "--engine rtl is --device rtl:coh.\n"
-			 "example: ecibench invoke --sizes 64 --shared --json\n" +
-			 pioc::tool::backend_defaults_help("ecibench invoke"));
-		if (!c.parse(argc, argv))
-			return 0;
+	auto op = std::make_shared<invoke_opts>();
+	invoke_opts &o = *op;
+	o.common.iterations = 1000;
+	o.common.warmup = 10;
+	command_line c(cmd);
+	cmd.description("Synchronous invocations over two cache lines (paper Fig. 5).");
+	o.dev.add(c,
+		  "sim:eci (default: the modelled Enzian, SIMULATED), rtl:coh (its Verilated coherent engine, 5a "
+		  "and 5b, 128-byte lines; -DPIOC_RTL=ON builds) or kmod:eciN (a module's ECI window: the "
+		  "Enzian image, measured)", "sim:eci",
+		  true);
+	c.add_bench_options(o.common);
+	c.add_text("--variant", "V", "5a (CPU-initiated, device-homed), 5b, 5c, 5d", o.variant);
+	c.add_sizes("--sizes,-s", "payload sizes, 8 B .. 16 KiB (8,64,4K or 8..16K)", o.sizes, "8..16K");
+	c.add_flag("--shared", "the device answers Shared as asked (no Exclusive optimisation)", o.shared);
+	c.add_flag("--pipelined", "all lines of a message in flight at once (data banks)", o.pipelined);
+	c.add_count("--line", "BYTES", "cache-line size of the modelled CPU", o.line, 16, 4096);
+	c.add_count("--window-size", "BYTES", "bytes to map of a window (default: all of it)", o.window_size, 0,
+		    ~0ull);
+	c.add_count("--channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
+	c.footer("Simulated runs report modelled time and add messages_per_op and round_trips_per_op\n"
+		 "(rtl:coh also cycles_per_op). Old spellings: --window eci0 is --device kmod:eci0,\n"
+		 "--engine rtl is --device rtl:coh.\n"
+		 "example: ecibench invoke --sizes 64 --shared --json\n" +
+		 pioc::tool::backend_defaults_help("ecibench invoke"));
+	return [op, &cmd] {
+		invoke_opts &o = *op;
+		const command_line c(cmd);
 		auto v = coherent::parse_variant(o.variant);
 		if (!v)
 			throw usage_error("--variant: " + unknown_name(coherent::variant_names, o.variant, "variant"));
@@ -267,7 +271,7 @@ int ecibench_invoke(int argc, char **argv)
 			run_simulated(o, d, *v, rep);
 		emit(rep, o.common.format);
 		return 0;
-	});
+	};
 }
 
 } // namespace ecibench

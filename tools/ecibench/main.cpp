@@ -2,36 +2,18 @@
 // and the FastForward / raw cache-line floor between two cores.
 //   ecibench COMMAND --device SPEC [options]     (commands.hpp, devices.hpp)
 #include "commands.hpp"
-#include "common/subcommands.hpp"
 
-#include <fmt/format.h>
-
-#include <cstdio>
-
-namespace {
-
-using pioc::tool::subcommand;
-
-constexpr subcommand commands[] = {
-#define ECIBENCH_ENTRY(name, help) {#name, ecibench::ecibench_##name, help},
-	ECIBENCH_COMMANDS(ECIBENCH_ENTRY)
-#undef ECIBENCH_ENTRY
-};
-
-void usage(std::FILE *to)
+int main(int argc, char **argv)
 {
-	fmt::print(to, "usage: ecibench COMMAND --device SPEC [options]\n\n"
-		       "Coherent-interconnect messaging. 'invoke' runs the paper's Fig. 5 protocols on the\n"
-		       "modelled Enzian unless --device says otherwise (SIMULATED time: link and directory\n"
-		       "model); 'queue' and 'pingpong' run for real between two cores of this machine\n"
-		       "(measured time), on the heap or in an ECI window; 'queue --device sim:eci' puts\n"
-		       "the modelled FPGA at the other end (SIMULATED time).\n\n"
-		       "commands:\n");
-	pioc::tool::print_subcommands(to, commands);
-	fmt::print(to, "\n"
-		       "devices (--device SPEC)          invoke     queue      pingpong\n"
+	pioc::tool::tool t("ecibench",
+			   "Coherent-interconnect messaging. 'invoke' runs the paper's Fig. 5 protocols on the\n"
+			   "modelled Enzian unless --device says otherwise (SIMULATED time: link and directory\n"
+			   "model); 'queue' and 'pingpong' run for real between two cores of this machine\n"
+			   "(measured time), on the heap or in an ECI window; 'queue --device sim:eci' puts\n"
+			   "the modelled FPGA at the other end (SIMULATED time).");
+	t.app().footer("devices (--device SPEC)          invoke     queue      pingpong\n"
 		       "  sim:eci   modelled Enzian       default    yes        -\n"
-		       "  rtl:coh   Verilated coh engine  yes (5a)   -          -\n"
+		       "  rtl:coh   Verilated coh engine  yes        -          -\n"
 		       "            (-DPIOC_RTL=ON builds)\n"
 		       "  kmod:eciN a module's ECI window yes        yes        yes\n"
 		       "            (also eciN, /dev/pioc/eciN, --window eciN)\n"
@@ -43,12 +25,9 @@ void usage(std::FILE *to)
 		       "  ecibench invoke --sizes 64 --shared        # Fig. 6: the Shared answer\n"
 		       "  ecibench invoke --sizes 8..16K --json      # Fig. 7 shape\n"
 		       "  ecibench queue --device sim:eci --json     # CNI queue with the FPGA: ~1.5 us\n"
-		       "  ecibench pingpong --cpu 1\n");
-}
-
-} // namespace
-
-int main(int argc, char **argv)
-{
-	return pioc::tool::dispatch("ecibench", commands, usage, argc, argv);
+		       "  ecibench pingpong --cpu 1");
+#define ECIBENCH_ADD(name, help) t.command(#name, help, ecibench::ecibench_##name);
+	ECIBENCH_COMMANDS(ECIBENCH_ADD)
+#undef ECIBENCH_ADD
+	return t.main(argc, argv);
 }

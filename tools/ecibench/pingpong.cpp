@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 #include <atomic>
 
 namespace ecibench {
@@ -57,25 +59,27 @@ bench::histogram ff_run(ring_memory &mem, std::uint32_t L, const pingpong_opts &
 
 } // namespace
 
-int ecibench_pingpong(int argc, char **argv)
+pioc::tool::tool::body ecibench_pingpong(CLI::App &cmd)
 {
-	return run_command(argv, [&] {
-		pingpong_opts o;
-		o.common.iterations = 100000;
-		o.common.warmup = 1000;
-		command_line c(argv[0], "Cache-line ping-pong between two cores: the floor, and FastForward (measured).");
-		o.dev.add(c,
-			  "cores (default: the lines on the heap) or kmod:eciN (in a module's ECI window); an echo "
-			  "thread on another core either way (measured)",
-			  "cores", false);
-		c.add_bench_options(o.common);
-		c.add_text("--ops", "LIST", "floor (one line bounced), ff (FastForward queues)", o.ops);
-		c.add_count("--entries", "N", "FastForward ring entries per direction (ff)", o.entries, 2, 1u << 16);
-		c.add_count("--line", "BYTES", "cache-line size [default: this machine's]", o.line, 16, 4096);
-		c.add_count("--size", "BYTES", "ff message payload (up to line - 8; floor moves 8)", o.size, 1, 4088);
-		c.footer("example: ecibench pingpong --ops floor,ff --cpu 1");
-		if (!c.parse(argc, argv))
-			return 0;
+	auto op = std::make_shared<pingpong_opts>();
+	pingpong_opts &o = *op;
+	o.common.iterations = 100000;
+	o.common.warmup = 1000;
+	command_line c(cmd);
+	cmd.description("Cache-line ping-pong between two cores: the floor, and FastForward (measured).");
+	o.dev.add(c,
+		  "cores (default: the lines on the heap) or kmod:eciN (in a module's ECI window); an echo "
+		  "thread on another core either way (measured)",
+		  "cores", false);
+	c.add_bench_options(o.common);
+	c.add_text("--ops", "LIST", "floor (one line bounced), ff (FastForward queues)", o.ops);
+	c.add_count("--entries", "N", "FastForward ring entries per direction (ff)", o.entries, 2, 1u << 16);
+	c.add_count("--line", "BYTES", "cache-line size [default: this machine's]", o.line, 16, 4096);
+	c.add_count("--size", "BYTES", "ff message payload (up to line - 8; floor moves 8)", o.size, 1, 4088);
+	c.footer("example: ecibench pingpong --ops floor,ff --cpu 1");
+	return [op, &cmd] {
+		pingpong_opts &o = *op;
+		const command_line c(cmd);
 		const device_choice d = o.dev.resolve(c, "cores");
 		if (d.simulated())
 			throw usage_error(fmt::format("--device {}: pingpong runs between two cores of this machine; the "
@@ -108,7 +112,7 @@ int ecibench_pingpong(int argc, char **argv)
 		prog.finish();
 		emit(rep, o.common.format);
 		return 0;
-	});
+	};
 }
 
 } // namespace ecibench

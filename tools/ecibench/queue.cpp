@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <memory>
+
 namespace ecibench {
 namespace {
 
@@ -108,28 +110,30 @@ int run_on_cores(const queue_opts &o, const device_choice &d, std::uint32_t L)
 
 } // namespace
 
-int ecibench_queue(int argc, char **argv)
+pioc::tool::tool::body ecibench_queue(CLI::App &cmd)
 {
-	return run_command(argv, [&] {
-		queue_opts o;
-		o.common.iterations = 100000;
-		o.common.warmup = 1000;
-		command_line c(argv[0], "CNI cachable queue round trips: between two cores (measured) or with the "
-					"modelled device (simulated).");
-		o.dev.add(c,
-			  "cores (default: the rings on the heap, an echo thread on another core; measured), sim:eci (the "
-			  "modelled Enzian FPGA answers from its own memory; SIMULATED) or kmod:eciN (the rings in a "
-			  "module's ECI window, an echo thread on another core; measured)", "cores",
-			  false);
-		c.add_bench_options(o.common);
-		c.add_text("--peer", "WHO", "core: the same as --device cores; device: --device sim:eci", o.peer);
-		c.add_count("--entries", "N", "ring entries per direction", o.entries, 2, 1u << 16);
-		c.add_count("--line", "BYTES", "cache-line size [default: this machine's; 128 on sim:eci]", o.line, 16, 4096);
-		c.add_count("--size", "BYTES", "message payload (up to line - 8)", o.size, 1, 4088);
-		c.footer("example: ecibench queue --device sim:eci --json   # 4 line exchanges per round trip\n"
-			 "         ecibench queue --device kmod:eci0         # both cores on the FPGA-homed window");
-		if (!c.parse(argc, argv))
-			return 0;
+	auto op = std::make_shared<queue_opts>();
+	queue_opts &o = *op;
+	o.common.iterations = 100000;
+	o.common.warmup = 1000;
+	command_line c(cmd);
+	cmd.description("CNI cachable queue round trips: between two cores (measured) or with the "
+				"modelled device (simulated).");
+	o.dev.add(c,
+		  "cores (default: the rings on the heap, an echo thread on another core; measured), sim:eci (the "
+		  "modelled Enzian FPGA answers from its own memory; SIMULATED) or kmod:eciN (the rings in a "
+		  "module's ECI window, an echo thread on another core; measured)", "cores",
+		  false);
+	c.add_bench_options(o.common);
+	c.add_text("--peer", "WHO", "core: the same as --device cores; device: --device sim:eci", o.peer);
+	c.add_count("--entries", "N", "ring entries per direction", o.entries, 2, 1u << 16);
+	c.add_count("--line", "BYTES", "cache-line size [default: this machine's; 128 on sim:eci]", o.line, 16, 4096);
+	c.add_count("--size", "BYTES", "message payload (up to line - 8)", o.size, 1, 4088);
+	c.footer("example: ecibench queue --device sim:eci --json   # 4 line exchanges per round trip\n"
+		 "         ecibench queue --device kmod:eci0         # both cores on the FPGA-homed window");
+	return [op, &cmd] {
+		queue_opts &o = *op;
+		const command_line c(cmd);
 		device_choice d = o.dev.resolve(c, "cores");
 		if (c.given("--peer")) {
 			if (o.peer != "core" && o.peer != "device")
@@ -149,7 +153,7 @@ int ecibench_queue(int argc, char **argv)
 		if (o.size > L - 8)
 			throw usage_error(fmt::format("--size {}: a {}-byte line carries at most {} bytes", o.size, L, L - 8));
 		return model ? run_on_model(o, d, L) : run_on_cores(o, d, L);
-	});
+	};
 }
 
 } // namespace ecibench
