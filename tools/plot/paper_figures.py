@@ -300,14 +300,19 @@ def _nic_latency(run, direction, title, what):
         ax.plot(x, [rows[direction][sz][0] * 1000 for sz in x], marker=NIC_MARKERS[path], linestyle=":",
                 markersize=8, label=f"paper (hardware): {path}, Table 1 P50", **PAPER)
     _finish_latency(ax, "packet size", f"{what} p50")
+    if direction == "tx":
+        _legend(ax, loc="lower right")  # the DMA NIC's points sit top left
     fig.suptitle(f"{title}: SIMULATED PCIe PIO NIC vs the paper's three NICs")
     _caption(fig, f"SIMULATED: nicbench {direction} on sim:nic_pio with the Enzian link preset (Gen3 x8, "
              "ThunderX-1 read width), 200 packets per size; latency as the paper defines it (MAC's last "
              "beat to packet in registers for receive, registers to the MAC's last beat for transmit). "
              "Black: the paper's Table 1 P50 for its three NICs on Enzian (the figure itself is an image "
              "we do not have). Only the PIO NIC is simulated so far: the DMA and ECI NICs are the paper's "
-             "numbers alone. The model charges each 16-byte response read a full round trip, so its "
-             "receive slope follows the paper's; Documentation/nic.md explains the offset.")
+             "numbers alone. " + (
+                 "The model charges each 16-byte response read a full round trip, so its receive slope "
+                 "follows the paper's; Documentation/nic.md explains the offset." if direction == "rx" else
+                 "Transmit is posted write-combined stores, so the model's slope is the link's write "
+                 "bandwidth; Documentation/nic.md compares it with the paper's."))
     return fig
 
 
