@@ -108,17 +108,27 @@ private:
 /** The Verilated engine (rtl::coh_rtl_engine), Fig. 5a. */
 class rtl_invocations final : public coherent::invocation_engine {
 public:
-	rtl_invocations(sim::eci::system &sys, rtl::coh_rtl_engine::options o) : e_(sys, o) {}
-	std::uint64_t window_base() const noexcept override { return e_.window_base(); }
-	coherent::layout channel_layout(std::uint32_t ch) const override { return e_.channel_layout(ch); }
-	void post(std::uint32_t, std::vector<std::uint8_t>) override
+	/** @p messages: Fig. 5b (the engine's device-initiated channel), else Fig. 5a. */
+	rtl_invocations(sim::eci::system &sys, rtl::coh_rtl_engine::options o, bool messages)
+		: e_(sys, o), messages_(messages)
 	{
-		throw error(errc::not_supported, "rtl:coh: posting a message: the engine runs Fig. 5a (CPU-initiated) only");
+	}
+	std::uint64_t window_base() const noexcept override { return e_.window_base(); }
+	coherent::layout channel_layout(std::uint32_t ch) const override
+	{
+		return messages_ ? e_.message_layout() : e_.channel_layout(ch);
+	}
+	void post(std::uint32_t, std::vector<std::uint8_t> m) override
+	{
+		if (!messages_)
+			throw error(errc::not_supported, "rtl:coh: posting a message needs variant 5b");
+		e_.post(std::move(m)); // the engine refuses more than one line's payload
 	}
 	std::optional<std::uint64_t> cycles() const override { return e_.cycles(); }
 
 private:
 	rtl::coh_rtl_engine e_;
+	bool messages_;
 };
 
 /** "rtl:coh": what the RTL engine runs and the library's CPU side follows. */
@@ -136,10 +146,9 @@ public:
 	}
 	coherent::invocation_engine &start_invocations(const coherent::engine_setup &s) override
 	{
-		if (s.v != coherent::variant::cpu_dev)
+		if (!coherent::device_homed(s.v))
 			refuse(fmt::format("variant {}", coherent::to_string(s.v)),
-			       "the RTL engine runs Fig. 5a only (its Fig. 5b side does not follow the library's "
-			       "receiver yet: ACK words and session numbers, Documentation/protocols.md)");
+			       "the RTL engine is device-homed: it runs Fig. 5a and Fig. 5b (5c and 5d only on sim:eci)");
 		if (s.data_lines)
 			refuse("pipelined mode", "the RTL engine has no data banks (line by line only)");
 		if (s.channels > rtl::coh_rtl_engine::cpu_channels)
@@ -149,7 +158,7 @@ public:
 		auto &sys = fresh_system("starting an invocation engine");
 		rtl::coh_rtl_engine::options o;
 		o.exclusive = s.exclusive;
-		inv_ = std::make_unique<rtl_invocations>(sys, o);
+		inv_ = std::make_unique<rtl_invocations>(sys, o, !coherent::cpu_initiated(s.v));
 		return *inv_;
 	}
 	coherent::queue_rings start_queue(std::uint32_t) override

@@ -67,7 +67,7 @@ if ! "$bench" invoke --device rtl:coh --sizes 64 -n 2 --no-pin >/dev/null 2>"$di
 		bad "rtl:coh: $(cat "$dir/err")"
 else
 	usage "--line 64: rtl:coh: line size 64" invoke --device rtl:coh --line 64 --sizes 64 -n 1
-	usage "--device rtl:coh: rtl:coh: variant 5b" invoke --device rtl:coh --variant 5b --sizes 64 -n 1
+	usage "--device rtl:coh: rtl:coh: variant 5c" invoke --device rtl:coh --variant 5c --sizes 64 -n 1
 	usage "--device rtl:coh: rtl:coh: pipelined" invoke --engine rtl --pipelined --sizes 64 -n 1
 fi
 

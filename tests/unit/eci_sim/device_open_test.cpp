@@ -235,8 +235,8 @@ TEST_CASE("rtl:coh runs Fig. 5a on the Verilated engine and refuses the rest, na
 	auto &p = dev.coherent();
 	require_error([&] { p.set_line_size(64); }, errc::not_supported, {"rtl:coh", "line size 64", "128 bytes"});
 	coherent::engine_setup s;
-	s.v = coherent::variant::dev_dev;
-	require_error([&] { p.start_invocations(s); }, errc::not_supported, {"rtl:coh", "variant 5b", "session numbers"});
+	s.v = coherent::variant::cpu_cpu;
+	require_error([&] { p.start_invocations(s); }, errc::not_supported, {"rtl:coh", "variant 5c", "device-homed"});
 	s = {};
 	s.data_lines = 4;
 	require_error([&] { p.start_invocations(s); }, errc::not_supported, {"rtl:coh", "pipelined", "data banks"});
