@@ -250,12 +250,7 @@ pioc::tool::tool::body ecibench_invoke(CLI::App &cmd)
 		const device_choice d = o.dev.resolve(c, "sim:eci");
 		// The RTL engine simulates about a million cycles a second: its own
 		// defaults keep the default run under a minute (common/run_defaults).
-		if (const auto counts = pioc::tool::backend_defaults("ecibench invoke", d.spec)) {
-			if (!c.given("--iterations"))
-				o.common.iterations = counts->iterations;
-			if (!c.given("--warmup"))
-				o.common.warmup = counts->warmup;
-		}
+		pioc::tool::apply_backend_defaults(o.common, "ecibench invoke", d.spec, cmd);
 		if (d.kind == device_kind::cores)
 			throw usage_error("--device cores: invoke needs a device (sim:eci, rtl:coh, kmod:eciN)");
 		if (d.kind == device_kind::window)
