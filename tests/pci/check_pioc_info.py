@@ -45,6 +45,9 @@ check(sim.get("simulated") is True and sim.get("transport") == "sim", "sim:pio i
 check(sim.get("link", {}).get("gen") in (1, 2, 3, 4, 5), "sim:pio reports its modelled link generation")
 check(sim.get("bars") and sim["bars"][0]["size"] > 0, "sim:pio reports BAR0 with a size")
 check(sim.get("local_cores"), "sim:pio has local cores")
+eci = next((d for d in doc.get("devices", []) if d["spec"] == "sim:eci"), {})
+check(eci and eci.get("vendor") is None and eci.get("device") is None,
+      f"sim:eci (no PCI function) has no PCI IDs, not 0000:0000 (got {eci.get('vendor')}:{eci.get('device')})")
 cpus = [c["cpu"] for c in doc.get("cores", [])]
 check(cpus and sorted(cpus) == sorted(os.sched_getaffinity(0)), "cores are the CPUs this process may use")
 check(sim.get("timing_core") in cpus, "the timing core is one of them")

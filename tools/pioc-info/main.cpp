@@ -24,6 +24,12 @@ const char *const prog = "pioc-info";
 
 std::string hex4(unsigned v) { return fmt::format("{:04x}", v); }
 
+// A device without a PCI function (sim:eci: the ECI window is memory, not a
+// PCI function) has no IDs; 0000:0000 would read as a real but odd ID.
+bool has_pci_id(const pioc::device_info &d) { return d.vendor != 0 || d.device != 0; }
+
+json id_json(const pioc::device_info &d, unsigned v) { return has_pci_id(d) ? json(hex4(v)) : json(nullptr); }
+
 std::string human_size(std::uint64_t b)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -96,10 +102,10 @@ json to_json(const pioc::device_info &d)
 		cores.push_back(c.os_index);
 	return {{"spec", d.spec},
 		{"bdf", d.bdf.empty() ? json(nullptr) : json(d.bdf)},
-		{"vendor", hex4(d.vendor)},
-		{"device", hex4(d.device)},
-		{"subsystem_vendor", hex4(d.subsys_vendor)},
-		{"subsystem_device", hex4(d.subsys_device)},
+		{"vendor", id_json(d, d.vendor)},
+		{"device", id_json(d, d.device)},
+		{"subsystem_vendor", id_json(d, d.subsys_vendor)},
+		{"subsystem_device", id_json(d, d.subsys_device)},
 		{"description", d.description},
 		{"driver", d.driver.empty() ? json(nullptr) : json(d.driver)},
 		{"transport", d.transport},
@@ -150,7 +156,7 @@ void print_list(const std::vector<pioc::device_info> &devs, bool all, std::ostre
 	const std::vector<std::string> head = {"SPEC", "TRANSPORT", "ID", "NUMA", "LINK", "DRIVER", "DESCRIPTION"};
 	std::vector<std::vector<std::string>> rows;
 	for (const auto &d : devs)
-		rows.push_back({d.spec, d.transport, hex4(d.vendor) + ":" + hex4(d.device),
+		rows.push_back({d.spec, d.transport, has_pci_id(d) ? hex4(d.vendor) + ":" + hex4(d.device) : "-",
 				d.numa_node < 0 ? "-" : std::to_string(d.numa_node),
 				d.simulated ? short_link(d.link) + " (sim)" : short_link(d.link),
 				d.driver.empty() ? "-" : d.driver, d.description});
@@ -185,8 +191,9 @@ void print_device(const pioc::device_info &d, std::ostream &os)
 	row("transport", d.transport + (d.simulated ? " (simulated: every time is modelled)" : ""));
 	if (!d.bdf.empty())
 		row("address", d.bdf);
-	row("ID", fmt::format("{}:{}  subsystem {}:{}", hex4(d.vendor), hex4(d.device), hex4(d.subsys_vendor),
-			      hex4(d.subsys_device)));
+	row("ID", has_pci_id(d) ? fmt::format("{}:{}  subsystem {}:{}", hex4(d.vendor), hex4(d.device),
+					      hex4(d.subsys_vendor), hex4(d.subsys_device))
+				: std::string("none (not a PCI function)"));
 	row("driver", d.driver.empty() ? std::string("none") : d.driver);
 	row("link", link_text(d.link, d.simulated));
 	row("MPS / MRRS", d.link.mps ? fmt::format("{} B / {} B", d.link.mps, d.link.mrrs) : "-");
