@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <string>
+#include <unistd.h>
 
 using pioc::tool::dma_check;
 using pioc::tool::dma_check_layout;
@@ -20,6 +22,32 @@ struct sim_xdma {
 	pioc::device dev = pioc::device::open("sim:xdma");
 	pioc::xdma::dma x{dev};
 };
+
+// A regular file stands in for one of the stock driver's char devices
+// (pwrite/pread at the card address, as cdev_sgdma.c's write/read do).
+struct card_file {
+	std::string path;
+	card_file()
+	{
+		char t[] = "/tmp/pioc-dma-check-XXXXXX";
+		const int fd = mkstemp(t);
+		REQUIRE(fd >= 0);
+		REQUIRE(ftruncate(fd, 1 << 20) == 0);
+		close(fd);
+		path = t;
+	}
+	~card_file() { unlink(path.c_str()); }
+};
+
+template <class F> std::string failure_of(F &&f)
+{
+	try {
+		f();
+	} catch (const pioc::error &e) {
+		return e.what();
+	}
+	return {};
+}
 
 std::string failure_of(dma_check &c)
 {
@@ -83,4 +111,30 @@ TEST_CASE("dma check: patterns differ between slots and checks", "[dma_check]")
 	CHECK(dma_check::pattern(1, 0, 64) != dma_check::pattern(1, 1, 64));
 	CHECK(dma_check::pattern(1, 0, 64) != dma_check::pattern(2, 0, 64));
 	CHECK(dma_check::pattern(1, 0, 13).size() == 13);
+}
+
+TEST_CASE("dma check through the stock driver's char devices: every byte back, 8 in flight", "[dma_check][native]")
+{
+	card_file card;
+	pioc::xdma::chardev cd({card.path, card.path, card.path}, 8);
+	REQUIRE_NOTHROW(pioc::tool::run_chardev_check(cd, "xilinx:test", {4096, 4096, 0, 0x1000, 8}, 1));
+	REQUIRE_NOTHROW(pioc::tool::run_chardev_check(cd, "xilinx:test", {64, 128, 3, 0, 8}, 2));
+}
+
+TEST_CASE("dma check through the char devices: data that does not come back fails", "[dma_check][native]")
+{
+	// H2C and C2H on different files: what was written never comes back, as
+	// when the stock driver's queued path puts every transfer at address 0.
+	card_file to, from;
+	pioc::xdma::chardev cd({to.path, from.path, to.path}, 4);
+	const std::string why =
+		failure_of([&] { pioc::tool::run_chardev_check(cd, "xilinx:test", {512, 512, 0, 0x2000, 4}, 3); });
+	CAPTURE(why);
+	CHECK(why.find("xilinx:test: data check failed: 512-byte transfer 0 of 4 (card address 0x2000") !=
+	      std::string::npos);
+	CHECK(why.find("byte at offset 0 read back 0x00") != std::string::npos);
+	// More slots than the transport has threads: refused, not deadlocked.
+	const std::string deep =
+		failure_of([&] { pioc::tool::run_chardev_check(cd, "xilinx:test", {64, 64, 0, 0, 5}, 4); });
+	CHECK(deep.find("exceeds the queue depth 4") != std::string::npos);
 }

@@ -144,3 +144,13 @@ grep 'data check failed: 64-byte transfer 0 of 4 (card address 0x0'")
 grep -q '\"checked_bytes\": *16896'")
   set_tests_properties(tools.pciebench_dma_check_fails tools.pciebench_dma_checked PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
+# The same check on the stock-driver path (xilinx:PREFIX opens PREFIX_h2c_0
+# and PREFIX_c2h_0): a file behind both names is one card and passes; two
+# files lose the data and the run must fail naming the transfer.
+if(TARGET pciebench)
+  add_test(NAME tools.pciebench_xilinx_checked
+    COMMAND sh -c "d=$(mktemp -d) && trap 'rm -rf $d' EXIT && truncate -s 1M $d/x_h2c_0 && ln -s x_h2c_0 $d/x_c2h_0 && $<TARGET_FILE:pciebench> dma -d xilinx:$d/x -Q 4 -n 10 -w 2 --sizes 64,4K --no-pin --json | grep -q '\"checked_bytes\": *33280'")
+  add_test(NAME tools.pciebench_xilinx_check_fails
+    COMMAND sh -c "d=$(mktemp -d) && trap 'rm -rf $d' EXIT && truncate -s 1M $d/x_h2c_0 $d/x_c2h_0 && if out=$($<TARGET_FILE:pciebench> dma -d xilinx:$d/x -Q 4 -n 10 -w 2 --sizes 64 --no-pin 2>&1); then echo \"passed: $out\"; exit 1; fi; echo \"$out\" | grep 'data check failed: 64-byte transfer 0 of 4 (card address 0x0'")
+  set_tests_properties(tools.pciebench_xilinx_checked tools.pciebench_xilinx_check_fails PROPERTIES TIMEOUT 120 LABELS tools)
+endif()

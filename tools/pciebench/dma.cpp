@@ -200,6 +200,7 @@ int run_xilinx(const dma_opts &o, const std::string &spec)
 	rep.extra["queue_depth"] = o.qd;
 	rep.extra["note"] = "stock Xilinx driver: pins pages per call, kernel completion; no phase breakdown";
 	const hw_clock clk;
+	std::uint64_t checked = 0;
 	for (std::uint64_t size : o.sizes) {
 		std::vector<std::uint8_t> buf(size * std::max<std::uint64_t>(o.qd, 1) + o.offset);
 		for (test t : o.tests) {
@@ -250,7 +251,14 @@ int run_xilinx(const dma_opts &o, const std::string &spec)
 			}
 			rep.results.push_back(std::move(r));
 		}
+		// Every byte of this size checked, untimed, as on the other paths:
+		// a pattern per slot, every slot in flight, out and back.
+		const dma_check_layout check{size, std::max<std::uint64_t>(size + o.offset, 64), o.offset, o.card,
+					     std::min<std::uint64_t>(o.qd, 256)};
+		run_chardev_check(cd, spec, check, size);
+		checked += 2 * check.slots * size;
 	}
+	rep.extra["checked_bytes"] = checked;
 	emit(rep, o.common.format);
 	return exit_ok;
 }

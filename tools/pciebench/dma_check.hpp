@@ -7,9 +7,11 @@
 #pragma once
 
 #include <pioc/device.hpp>
+#include <pioc/xdma/chardev.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 namespace pioc::tool {
@@ -47,5 +49,18 @@ private:
 
 /** Both halves: the data check of one size. */
 void run_dma_check(device &dev, xdma::dma &x, unsigned channel, const dma_check_layout &l, std::uint64_t seed);
+
+/** The same check through the stock Xilinx driver's char devices: the
+ *  pattern goes out with @p l.slots queued pwrites (every slot in flight,
+ *  the transport's queue depth) and comes back with queued preads into a
+ *  poisoned area. @p host_slots is where slot i's bytes live on the host
+ *  (i * l.stride + l.offset); the names in a failure are @p what's. */
+void run_chardev_check(xdma::chardev &cd, std::string_view what, const dma_check_layout &l, std::uint64_t seed);
+
+/** Compares what came back into @p host (slot i at i * stride + offset)
+ *  with the pattern of check @p seed; throws error(device_error) naming
+ *  @p what, the transfer, its card address, the first wrong byte and the
+ *  size. */
+void compare_slots(std::string_view what, const dma_check_layout &l, std::uint64_t seed, const std::uint8_t *host);
 
 } // namespace pioc::tool
