@@ -456,6 +456,29 @@ template <class IO> std::string channel::recover(const IO &io, std::uint32_t sta
 	return msg;
 }
 
+void channel::lost_device(const std::string &why)
+{
+	std::string what;
+	for (request *q : running_)
+		what += (what.empty() ? "" : ", ") + describe(*q);
+	const std::string msg =
+		fmt::format("{}: run of {} descriptor(s) [{}] failed: {}: registers read all-ones (0xffffffff): the "
+			    "device is gone (hot-unplugged, reset under this process, or its vfio-user server died); "
+			    "{} queued request(s) failed with it; open the device again once it is back",
+			    name_, expected_, what, why, pending_.size());
+	for (auto *v : {&running_, &pending_})
+		for (request *q : *v) {
+			q->st_ = request::state::failed;
+			q->code_ = errc::device_gone;
+			q->err_ = msg;
+		}
+	running_.clear();
+	pending_.clear();
+	busy_ = false;
+	log().warn("{}", msg);
+	throw error(errc::device_gone, msg);
+}
+
 template std::string channel::recover<mmio_io>(const mmio_io &, std::uint32_t, const std::string &);
 template std::string channel::recover<sim_io>(const sim_io &, std::uint32_t, const std::string &);
 

@@ -31,6 +31,9 @@ enum class fault : std::uint8_t {
 	desc_error,      ///< the descriptor fetch completes with UR -> DESC_ERROR
 	stuck,           ///< busy forever with nothing completed, until run is cleared
 	stuck_hard,      ///< busy forever, ignores run being cleared (needs a function reset)
+	removed,         ///< the function goes away as the run starts (hot-unplug, or the vfio-user
+	                 ///< server dying): every BAR read answers all-ones, writes are dropped, nothing
+	                 ///< moves and no interrupt comes, until function_reset() (a new function)
 };
 std::string_view to_string(fault f) noexcept;
 

@@ -108,6 +108,7 @@ private:
 	descriptor *last_ = nullptr;
 	std::uint64_t host_bus_ = 0, card_ = 0, len_ = 0;
 	state st_ = state::idle;
+	errc code_ = errc::device_error; ///< what a failed request throws
 	std::string err_;
 };
 
@@ -174,6 +175,11 @@ private:
 	 *  status and returns the full message for a run that failed with
 	 *  @p status because of @p why. Instantiated for mmio_io and sim_io. */
 	template <class IO> std::string recover(const IO &io, std::uint32_t status, const std::string &why);
+	/** A register read all-ones while a run was in flight: the function is
+	 *  gone (hot-unplugged, reset under us, or its vfio-user server died).
+	 *  Fails the running and queued requests with errc::device_gone and
+	 *  throws it; nothing is written to a device that is not there. */
+	[[noreturn, gnu::cold]] void lost_device(const std::string &why);
 
 	dma *dma_;
 	engine_info info_;
@@ -388,6 +394,10 @@ private:
 				}
 				return check_timeout();
 			}
+			// All-ones counts past any run: a vanished function, not a
+			// finished one (finishing here would pass off unmoved data).
+			if (n == ~std::uint32_t(0)) [[unlikely]]
+				c_.lost_device("the completed count read all-ones");
 			break;
 		}
 		case completion::interrupt: {
@@ -438,7 +448,7 @@ private:
 	}
 	[[noreturn, gnu::noinline, gnu::cold]] static void throw_failed(const request &r)
 	{
-		throw error(errc::device_error, r.err_);
+		throw error(r.code_, r.err_);
 	}
 	[[noreturn, gnu::noinline, gnu::cold]] void throw_in_flight(const request &r) const
 	{
@@ -583,16 +593,22 @@ private:
 
 	[[noreturn]] void fail(std::uint32_t status, const std::string &why)
 	{
+		// All-ones is no engine's status (it would set reserved bits): a
+		// read that no function answered. Recovering would spin on BUSY.
+		if (status == ~std::uint32_t(0)) [[unlikely]]
+			c_.lost_device(why);
 		const std::string msg = c_.recover(io_, status, why);
+		const errc code = why.rfind("hung", 0) == 0 ? errc::timeout : errc::device_error;
 		for (request *q : c_.running_) {
 			q->st_ = request::state::failed;
+			q->code_ = code;
 			q->err_ = msg;
 		}
 		c_.running_.clear();
 		c_.busy_ = false;
 		if (!c_.pending_.empty())
 			start();
-		throw error(why.rfind("hung", 0) == 0 ? errc::timeout : errc::device_error, msg);
+		throw error(code, msg);
 	}
 
 	std::size_t check_timeout()

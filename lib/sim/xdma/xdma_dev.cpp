@@ -35,6 +35,7 @@ std::string_view to_string(fault f) noexcept
 	case fault::desc_error: return "desc_error";
 	case fault::stuck: return "stuck";
 	case fault::stuck_hard: return "stuck_hard";
+	case fault::removed: return "removed";
 	}
 	return "?";
 }
@@ -106,6 +107,7 @@ void xdma_dev::function_reset()
 {
 	reset_registers();
 	q_ = {};
+	removed_ = false;
 }
 
 std::uint64_t xdma_dev::bar_size(unsigned bar) const
@@ -403,6 +405,8 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 
 void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len, std::uint64_t t_ns)
 {
+	if (removed_)
+		return; // nobody is there to take it
 	if (bar == user_bar) {
 		advance(t_ns);
 		user_->posted_write(0, off, data, len, t_ns);
@@ -427,6 +431,12 @@ void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, s
 
 std::uint64_t xdma_dev::read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns)
 {
+	if (removed_) {
+		// What a root port answers for a function that is no longer there
+		// (a completion timeout or unsupported request): all-ones.
+		std::memset(data, 0xff, len);
+		return t_ns;
+	}
 	if (bar == user_bar) {
 		advance(t_ns);
 		return user_->read(0, off, data, len, t_ns);
@@ -473,6 +483,12 @@ void xdma_dev::start_run(engine &e, double t)
 	e.cursor = t + cfg_.engine_start_ns;
 	e.last_done = t;
 	const xdma::fault f = e.fault;
+	if (f == xdma::fault::removed) {
+		e.fault = xdma::fault::none;
+		removed_ = true;
+		q_ = {}; // nothing it had scheduled happens any more
+		return;
+	}
 	if (f == xdma::fault::stuck || f == xdma::fault::stuck_hard) {
 		// Busy with nothing completed, as reported on real boards.
 		e.fault = xdma::fault::none;

@@ -163,6 +163,7 @@ private:
 	std::array<int, 32> vector_fd_;
 	std::uint32_t msi_state_ = regs::xdma::CFG_MSIX_ENABLED; ///< config block 0x14 (read-only)
 	std::priority_queue<event, std::vector<event>, std::greater<event>> q_;
+	bool removed_ = false; ///< fault::removed: the function is gone until function_reset()
 	std::uint64_t seq_ = 0;
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;

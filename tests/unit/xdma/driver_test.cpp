@@ -208,6 +208,43 @@ TEST_CASE("every injected error gives its message and a recovered engine")
 	CHECK(x.c2h(1).recoveries() == 15);
 }
 
+TEST_CASE("a function that goes away mid-run is device_gone in every mode, never a completed run")
+{
+	// Hot-unplug, or the vfio-user server dying under a guest: registers
+	// read all-ones from then on. All-ones is a completed count beyond any
+	// run, every error bit and BUSY: read as the engine's answer it either
+	// "completes" the run with no data moved (count mode) or reports engine
+	// errors and a stuck engine that needs a reset.
+	device dev = device::open("sim:xdma");
+	options o;
+	o.timeout_ns = 200'000; // simulated
+	dma x(dev, o);
+	auto buf = dev.alloc_dma(8192);
+	fill(buf.cpu, 8192, 5);
+	for (completion mode : {completion::writeback, completion::count, completion::interrupt}) {
+		for (bool c2h : {false, true}) {
+			INFO(to_string(mode) << (c2h ? " C2H" : " H2C"));
+			auto &ch = c2h ? x.c2h(0) : x.h2c(0);
+			ch.set_completion(mode);
+			model(x)->inject(c2h, 0, fault::removed);
+			try {
+				ch.transfer(buf, 0, 4096, 0x8000);
+				FAIL("a transfer to a removed function completed");
+			} catch (const pioc::error &e) {
+				const std::string m = e.what();
+				CHECK(e.code() == errc::device_gone);
+				CHECK_THAT(m, Catch::Contains(c2h ? "sim:xdma C2H0" : "sim:xdma H2C0"));
+				CHECK_THAT(m, Catch::Contains("all-ones"));
+				CHECK_THAT(m, Catch::Contains("the device is gone"));
+				CHECK_THAT(m, !Catch::Contains("function reset"));
+			}
+			// A new function (FLR, or a new server) works again.
+			x.function_reset();
+			ch.transfer(buf, 0, 4096, 0x8000);
+		}
+	}
+}
+
 TEST_CASE("an engine that ignores stop needs a function reset, then works")
 {
 	device dev = device::open("sim:xdma");
