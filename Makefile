@@ -12,7 +12,7 @@
 #                   and PNG in $(BUILD)/figures/ (about 15 s once built)
 #
 # Individual test stages: test-unit test-asan test-tsan test-aarch64
-# test-install test-qemu test-cosim test-rtl test-spin test-herd.
+# test-install test-qemu test-cosim test-rtl test-cosim-rtl test-spin test-herd.
 
 SHELL := /bin/bash
 JOBS ?= $(shell nproc)
@@ -22,7 +22,7 @@ CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
 .PHONY: all lib tools kmod demo test install bootstrap clean figures \
-	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-spin test-herd
+	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-cosim-rtl test-spin test-herd
 
 all: lib kmod-if-possible
 
@@ -58,7 +58,7 @@ install: lib
 
 # ---------------------------------------------------------------- tests
 # Every stage prints its own verdict; the summary at the end counts them.
-TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-cosim test-rtl test-spin test-herd
+TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-cosim test-rtl test-cosim-rtl test-spin test-herd
 
 test: bootstrap
 	@scripts/run-tests $(TEST_STAGES)
@@ -108,6 +108,13 @@ test-rtl:
 	cmake -S . -B build-rtl -G Ninja -DPIOC_RTL=ON $(CMAKE_FLAGS)
 	$(NINJA) -C build-rtl test_rtl pciebench ecibench nicbench
 	cd build-rtl && ctest --output-on-failure -L rtl -E 'rtl[.]fpga'
+
+# The Verilated images served to the guest by pioc-devd, as test-cosim serves
+# the models: pioc.ko, pciebench pio/dma/offload and the examples against the
+# RTL, with and without a guest IOMMU. Reuses test-rtl's build (build-rtl).
+test-cosim-rtl:
+	cmake -S . -B build-rtl -G Ninja -DPIOC_RTL=ON $(CMAKE_FLAGS)
+	tests/cosim/run --build-dir build-rtl --device rtl:pio --device rtl:xdma --device rtl:xdma+iommu
 
 test-spin:
 	@if [ -x tests/spin/run ]; then tests/spin/run; else echo "test-spin: tests/spin/run missing"; exit 1; fi
