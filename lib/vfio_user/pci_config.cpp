@@ -77,7 +77,8 @@ void pci_config::build()
 	bytes_[0x3d] = id_.msix ? 1 : 0; // INTA# only on functions that interrupt at all
 
 	// PCI Express capability: endpoint, link at its maximum.
-	const unsigned next_after_pcie = id_.msix ? cap_msix : 0;
+	const bool msix_cap = id_.msix && id_.msix_capability;
+	const unsigned next_after_pcie = msix_cap ? cap_msix : 0;
 	bytes_[0x34] = std::uint8_t(id_.msix ? cap_msi : cap_pcie);
 	const unsigned p = cap_pcie;
 	bytes_[p] = 0x10;
@@ -103,7 +104,8 @@ void pci_config::build()
 		writable32(cap_msi + 4, 0xfffffffc);
 		writable32(cap_msi + 8, 0xffffffff);
 		writable16(cap_msi + 12, 0xffff);
-
+	}
+	if (msix_cap) {
 		const auto &m = *id_.msix;
 		bytes_[cap_msix] = 0x11;
 		bytes_[cap_msix + 1] = 0;
@@ -140,7 +142,7 @@ void pci_config::write(std::uint32_t off, const void *in, std::size_t len)
 
 bool pci_config::msix_enabled() const noexcept
 {
-	return id_.msix && (u16(cap_msix + 2) & 0x8000);
+	return id_.msix && id_.msix_capability && (u16(cap_msix + 2) & 0x8000);
 }
 
 bool pci_config::msi_enabled() const noexcept

@@ -25,6 +25,11 @@ struct pci_identity {
 	std::array<std::uint64_t, 6> bar_sizes{}; ///< 0: no BAR; else a power of two >= 16
 	std::array<bool, 6> prefetchable{};       ///< memory the CPU may map write-combining
 	std::optional<msix_layout> msix;          ///< no MSI-X (and no MSI, no INTx) if unset
+	/** false: MSI and INTx only. The table stays in its BAR, but no
+	 *  capability points at it, so the guest never uses MSI-X (pioc-devd
+	 *  --no-msix: QEMU 11.1's client aborts unplugging a function with
+	 *  MSI-X; Documentation/cosim.md). */
+	bool msix_capability = true;
 	unsigned link_gen = 3, link_width = 16;   ///< PCIe capability: current = maximum
 	unsigned mps = 256;                       ///< max payload supported
 };

@@ -52,6 +52,8 @@ device_server::device_server(factory make, pci_identity id, std::function<std::u
 	for (unsigned i = 0; i < num_irqs; ++i)
 		irq_fds_[i].assign(i == irq_intx ? 1 : (id_.msix ? id_.msix->vectors : 0), -1);
 	irq_fds_[irq_msi].resize(id_.msix ? std::min(id_.msix->vectors, 32u) : 0, -1);
+	if (!id_.msix_capability)
+		irq_fds_[irq_msix].clear();
 	irq_fds_[irq_err].clear();
 	irq_fds_[irq_req].clear();
 	if (!id_.msix)

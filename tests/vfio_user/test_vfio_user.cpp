@@ -50,12 +50,18 @@ std::vector<std::uint8_t> version_payload(std::uint16_t major, std::uint16_t min
 }
 
 /** A server for @p spec with a clock the test moves, already past VERSION. */
+pioc::devd::served_device with_msix(pioc::devd::served_device d, bool msix_capability)
+{
+	d.identity.msix_capability = msix_capability;
+	return d;
+}
+
 struct fixture {
 	std::uint64_t t = 0;
 	pioc::devd::served_device dev;
 	device_server srv;
-	explicit fixture(const std::string &spec)
-		: dev(pioc::devd::find_served_device(spec, "pc-gen3x16")),
+	explicit fixture(const std::string &spec, bool msix_capability = true)
+		: dev(with_msix(pioc::devd::find_served_device(spec, "pc-gen3x16"), msix_capability)),
 		  srv(dev.make, dev.identity, [this] { return t; })
 	{
 		auto v = request(command::version, version_payload(0, 1, R"({"capabilities":{"max_msg_fds":8}})"));
@@ -268,6 +274,33 @@ TEST_CASE("config space: IDs, BAR sizing, capabilities, read-only bits", "[vfio_
 	// Out of the 4 KiB space.
 	CHECK(f.call(request(command::region_read, bytes(region_access{4094, region_config, 4}))).msg.hdr.error ==
 	      EINVAL);
+}
+
+TEST_CASE("config space without MSI-X (pioc-devd --no-msix): MSI and INTx only", "[vfio_user]")
+{
+	fixture f("sim:xdma", false);
+	// Capability chain: MSI -> PCIe -> end; nothing at the MSI-X offset.
+	unsigned at = f.region_read32(region_config, 0x34) & 0xff, n = 0;
+	std::vector<unsigned> ids;
+	while (at && n++ < 8) {
+		const std::uint32_t h = f.region_read32(region_config, at);
+		ids.push_back(h & 0xff);
+		at = h >> 8 & 0xff;
+	}
+	CHECK(ids == std::vector<unsigned>{0x05, 0x10});
+	CHECK(f.region_read32(region_config, pci_config::cap_msix) == 0);
+	// Writing where the capability would be enables nothing.
+	f.region_write32(region_config, pci_config::cap_msix, 0x80000000);
+	CHECK(!f.srv.config().msix_enabled());
+	// IRQ info: no MSI-X vectors to bind, 32 MSI vectors, one INTx line.
+	auto count = [&](unsigned index) {
+		return f.call(request(command::device_get_irq_info, bytes(irq_info{16, 0, index, 0})))
+			.msg.get<irq_info>()
+			.count;
+	};
+	CHECK(count(irq_msix) == 0);
+	CHECK(count(irq_msi) == 32);
+	CHECK(count(irq_intx) == 1);
 }
 
 TEST_CASE("DMA_MAP: the client's memory is what the model reads and writes", "[vfio_user]")

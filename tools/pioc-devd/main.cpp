@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	pioc::tool::tool t(prog, "Serve a pioc device model or Verilated image to a VM over vfio-user.");
 	CLI::App &cli = t.app();
 	std::string spec = "sim:xdma", socket_path, link = "pc-gen3x16";
-	bool list = false, forever = false;
+	bool list = false, forever = false, no_msix = false;
 	pioc::tool::add_text(cli, "--device,-d", spec, "device to serve: one of the devices below", "SPEC");
 	pioc::tool::add_text(cli, "--socket,-s", socket_path, "UNIX socket QEMU's vfio-user-pci connects to (required)",
 			     "PATH");
@@ -116,6 +116,9 @@ int main(int argc, char **argv)
 		},
 		"PRESET", link);
 	cli.add_flag("--list", list, "list the devices that can be served");
+	cli.add_flag("--no-msix", no_msix,
+		     "offer MSI and INTx only: no MSI-X capability (QEMU 11.1's vfio-user client aborts when a "
+		     "function with MSI-X is unplugged; Documentation/cosim.md)");
 	cli.add_flag("--forever", forever, "serve the next client after one disconnects (a fresh model each time)");
 	cli.footer("devices this build serves (the simulated ones of 'pciebench --help'):\n" +
 		   pioc::devd::served_device_list() +
@@ -141,6 +144,11 @@ int main(int argc, char **argv)
 				throw pioc::tool::usage_error(fmt::format("--device {}: {}", spec, e.what()));
 			}
 		}();
+		if (no_msix && !dev.identity.msix)
+			throw pioc::tool::usage_error(
+				fmt::format("--no-msix: {} has no MSI-X to leave out (it does not interrupt)", dev.spec));
+		auto identity = dev.identity;
+		identity.msix_capability = !no_msix;
 		const int ls = listen_on(socket_path);
 		std::cerr << fmt::format("{}: serving {} ({:04x}:{:04x}) on {}\n", prog, dev.spec, dev.identity.vendor,
 					 dev.identity.device, socket_path);
@@ -149,7 +157,7 @@ int main(int argc, char **argv)
 			if (conn < 0)
 				throw pioc::error(pioc::errc::os_error, fmt::format("accept: {}", std::strerror(errno)));
 			std::uint64_t virtual_ns = 0;
-			pioc::vfio_user::device_server srv(dev.make, dev.identity, [&virtual_ns] { return virtual_ns; });
+			pioc::vfio_user::device_server srv(dev.make, identity, [&virtual_ns] { return virtual_ns; });
 			try {
 				serve(srv, virtual_ns, conn);
 			} catch (const pioc::error &e) {
