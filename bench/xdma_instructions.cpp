@@ -1,7 +1,8 @@
 // Instructions per XDMA transfer of one descriptor, submit + poll for its
-// completion: the library as pciebench dma drives it (channel_ops::submit and
-// ::wait, write-back polling) against the smallest hand-written PG195
-// sequence, both on the hardware I/O view (mmio_io) over ordinary memory
+// completion: the library's general path (channel_ops::submit and ::wait,
+// write-back polling) and its prepared run (xdma::prepared_run::start and
+// ::wait, what pciebench dma's latency runs use) against the smallest
+// hand-written PG195 sequence, both on the hardware I/O view (mmio_io) over ordinary memory
 // standing in for the config BAR and for host memory. Run under callgrind by
 // bench/check_xdma_instructions.sh, which collects only inside the extern "C"
 // functions below.
@@ -15,16 +16,18 @@
 // (each wait polls once). Afterwards the driver must have cleared the run
 // bit again.
 //
-// usage: xdma_instructions lib|hand ITERATIONS
+// usage: xdma_instructions lib|run|hand ITERATIONS
 #include <pioc/barrier.hpp>
 #include <pioc/clock.hpp>
 #include <pioc/device.hpp>
+#include <pioc/xdma/prepared_run.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 namespace r = pioc::regs::xdma;
@@ -112,6 +115,7 @@ private:
 };
 
 using ops_t = pioc::xdma::channel_ops<pioc::mmio_io>;
+using run_t = pioc::xdma::prepared_run<pioc::mmio_io>;
 
 } // namespace
 
@@ -126,6 +130,17 @@ extern "C" {
 [[gnu::noipa]] void pioc_bench_lib_wait(ops_t &ops, pioc::xdma::request &q)
 {
 	ops.wait(q);
+}
+
+/** The library's prepared run: start one run of the held request. */
+[[gnu::noipa]] void pioc_bench_run_start(run_t &run)
+{
+	run.start();
+}
+/** The library's prepared run: wait for it. */
+[[gnu::noipa]] void pioc_bench_run_wait(run_t &run)
+{
+	run.wait();
 }
 
 /** By hand, the least PG195 asks per run of one descriptor already in host
@@ -155,11 +170,12 @@ extern "C" {
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (std::string_view(argv[1]) != "lib" && std::string_view(argv[1]) != "hand")) {
-		std::fprintf(stderr, "usage: xdma_instructions lib|hand ITERATIONS\n");
+	const std::string_view mode = argc == 3 ? argv[1] : "";
+	if (mode != "lib" && mode != "run" && mode != "hand") {
+		std::fprintf(stderr, "usage: xdma_instructions lib|run|hand ITERATIONS\n");
 		return 2;
 	}
-	const bool lib = std::string_view(argv[1]) == "lib";
+	const bool lib = mode == "lib", prepared = mode == "run";
 	const unsigned long iters = std::strtoul(argv[2], nullptr, 0);
 	auto standin = std::make_shared<memory_xdma>();
 	pioc::device dev(standin);
@@ -189,12 +205,17 @@ int main(int argc, char **argv)
 	x.config().visit([&](const auto &io) {
 		if constexpr (!std::decay_t<decltype(io)>::simulated) {
 			ops_t ops = h2c.ops(io);
+			std::optional<run_t> run;
+			if (prepared)
+				run.emplace(h2c, io, q);
 			for (unsigned long i = 0; i < iters && rc == 0; ++i) {
 				auto *src = static_cast<std::uint8_t *>(buf.cpu);
 				for (std::size_t b = 0; b < transfer_bytes; b += 512)
 					src[b] = static_cast<std::uint8_t>(i + b);
 				if (lib)
 					pioc_bench_lib_submit(ops, q);
+				else if (prepared)
+					pioc_bench_run_start(*run);
 				else
 					pioc_bench_hand_submit(standin->bar() + eng, wb, ctrl);
 				if (!standin->engine_answers(card)) {
@@ -203,6 +224,8 @@ int main(int argc, char **argv)
 				}
 				if (lib)
 					pioc_bench_lib_wait(ops, q);
+				else if (prepared)
+					pioc_bench_run_wait(*run);
 				else
 					pioc_bench_hand_wait(standin->bar() + eng, wb, ctrl);
 				if (!standin->run_cleared() || std::memcmp(card, buf.cpu, transfer_bytes) ||

@@ -303,6 +303,17 @@ void channel::program()
 	sg_bus_ = ~0ull;
 	sg_adj_ = ~0u;
 	busy_ = false;
+	if (held_) {
+		// A prepared_run writes the SGDMA registers once, when it is built:
+		// after a reset they must point at its request again, and the
+		// channel stays held.
+		c.write<std::uint32_t>(sg_ + r::SG_DESC_LO, std::uint32_t(held_->head_.bus));
+		c.write<std::uint32_t>(sg_ + r::SG_DESC_HI, std::uint32_t(held_->head_.bus >> 32));
+		c.write<std::uint32_t>(sg_ + r::SG_DESC_ADJ, held_->head_.adj);
+		sg_bus_ = held_->head_.bus;
+		sg_adj_ = held_->head_.adj;
+		busy_ = true;
+	}
 	while (detail::try_read_eventfd(efd_)) {
 	}
 }

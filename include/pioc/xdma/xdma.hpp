@@ -86,6 +86,7 @@ struct options {
 class channel;
 class dma;
 template <class IO> class channel_ops;
+template <class IO> class prepared_run;
 
 /** A transfer prepared once: its descriptors stay in the channel's ring. */
 class request {
@@ -104,6 +105,7 @@ public:
 private:
 	friend class channel;
 	template <class IO> friend class channel_ops;
+	template <class IO> friend class prepared_run;
 	chain_head head_;
 	descriptor *last_ = nullptr;
 	std::uint64_t host_bus_ = 0, card_ = 0, len_ = 0;
@@ -168,6 +170,7 @@ public:
 private:
 	friend class dma;
 	template <class IO> friend class channel_ops;
+	template <class IO> friend class prepared_run;
 	channel(dma &d, const engine_info &e, unsigned irq_bit);
 	void program();                 // (re)writes wb address, control, irq mask
 	std::string describe(const request &r) const;
@@ -201,6 +204,7 @@ private:
 	std::vector<request *> pending_, running_;
 	std::uint32_t expected_ = 0;
 	bool busy_ = false;
+	const request *held_ = nullptr; // a prepared_run owns the channel for this request
 	/** run_start_ before the run's first unfinished poll read the clock. */
 	static constexpr std::uint64_t not_started = ~0ull;
 	std::uint64_t run_start_ = 0;
@@ -506,6 +510,9 @@ private:
 	 *  the request's STOP to restore (an earlier run chained past it). */
 	[[gnu::noinline]] void submit_other(request &r)
 	{
+		if (c_.held_) [[unlikely]]
+			throw error(errc::invalid_argument, c_.name_ + ": held by a prepared_run; destroy it before submitting " +
+							c_.describe(r));
 		if (c_.busy_) {
 			r.st_ = request::state::queued;
 			c_.pending_.push_back(&r);
