@@ -23,7 +23,8 @@
  *    written over, as concepts;
  *  - pioc::pio: PIO invocation (pioc::pio::call: one prepared once) and
  *    streams over the PIO test image;
- *  - pioc::xdma: the user-space XDMA (PG195) descriptor DMA driver, and the
+ *  - pioc::xdma: the user-space XDMA (PG195) descriptor DMA driver (its
+ *    prepared_run for latency loops), and the
  *    Xilinx character devices (pioc::xdma::chardev);
  *  - pioc::coherent: invocation and queues over coherent memory
  *    (pioc::coherent::mem_lines on a real cacheable mapping);
@@ -51,6 +52,7 @@
 #include <pioc/pio_call.hpp>
 
 #include <pioc/xdma/chardev.hpp>
+#include <pioc/xdma/prepared_run.hpp>
 #include <pioc/xdma/xdma.hpp>
 
 #include <pioc/coherent/invoke.hpp>
