@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cstddef>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -213,6 +214,25 @@ public:
 	 *  protocol. Drawn from a generator seeded with @p seed: the same seed
 	 *  and program give the same run. rate 0 turns it off. */
 	void adversary(std::uint64_t seed, double rate, std::vector<std::uint64_t> lines);
+	/** Weak store order (ARMv8 allows it): CPU stores wait in a store
+	 *  buffer instead of reaching the L2 at once. Before each CPU access,
+	 *  with probability @p drain_rate, one buffered store (any one: stores
+	 *  to different lines leave in any order; to one line, in program
+	 *  order) is performed. A load sees the CPU's own buffered stores to
+	 *  its line (they are performed first); store_store, store_load and
+	 *  full barriers perform every buffered store before going on; the
+	 *  device sees a store only once it is performed. So a missing store
+	 *  barrier in the protocol code changes what the device reads. Seeded
+	 *  with @p seed; drain_rate 0 (the default) performs every store at
+	 *  once. */
+	void store_buffer(std::uint64_t seed, double drain_rate);
+	/** Stores performed out of program order so far (store buffer on). */
+	std::uint64_t store_buffer_reorders() const noexcept { return sb_reorders_; }
+	/** For tests that must fail: the CPU acts as if the code issued no
+	 *  barrier of kind @p k (what deleting those barriers from the code
+	 *  does on this model), until called again with @p on false. */
+	void ignore_barrier(barrier::kind k, bool on = true) noexcept;
+
 	/** Evictions and speculative loads the adversary made so far. */
 	std::uint64_t adversary_evictions() const noexcept { return adv_evictions_; }
 	std::uint64_t adversary_reads() const noexcept { return adv_reads_; }
@@ -235,6 +255,15 @@ private:
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
 	void adversary_step();
+	// The store buffer (store_buffer.cpp).
+	struct buffered_store {
+		std::uint64_t addr;
+		std::vector<std::uint8_t> bytes;
+	};
+	void sb_step();
+	void sb_perform(std::size_t i);
+	void sb_drain_line(std::uint64_t line);
+	void sb_drain_all();
 	void schedule(double t, std::function<void()> f);
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
@@ -277,6 +306,12 @@ private:
 	std::vector<std::uint64_t> adv_lines_;
 	bool in_adv_ = false;
 	std::uint64_t adv_evictions_ = 0, adv_reads_ = 0;
+	std::deque<buffered_store> sb_;
+	std::mt19937_64 sb_rng_;
+	double sb_rate_ = 0;
+	bool in_sb_ = false;
+	std::uint64_t sb_reorders_ = 0;
+	unsigned ignored_barriers_ = 0; // bit per barrier::kind
 };
 
 } // namespace pioc::sim::eci

@@ -380,6 +380,10 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	adversary_step();
 	check_access(addr, n, "load");
 	auto line = line_of(addr);
+	if (!in_adv_) { // a speculative read does not wait for the store buffer
+		sb_step();
+		sb_drain_line(line); // the CPU reads its own buffered stores
+	}
 	auto it = cpu_cache_.find(line);
 	if (it == cpu_cache_.end() || it->second->st == line_state::I) {
 		bool done = false;
@@ -400,6 +404,14 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 {
 	check_alive();
+	if (sb_rate_ > 0 && !in_sb_) {
+		check_access(addr, n, "store");
+		const auto *b = static_cast<const std::uint8_t *>(src);
+		sb_.push_back({addr, std::vector<std::uint8_t>(b, b + n)});
+		cpu_spend(cfg_.l2_hit_ns);
+		sb_step();
+		return;
+	}
 	adversary_step();
 	check_access(addr, n, "store");
 	auto line = line_of(addr);
@@ -424,6 +436,9 @@ void system::cpu_load_lines(const std::uint64_t *lines, std::size_t count)
 {
 	check_alive();
 	adversary_step();
+	sb_step();
+	for (std::size_t i = 0; i < count; ++i)
+		sb_drain_line(line_of(lines[i]));
 	std::vector<char> flags(count, 1);
 	auto *f = reinterpret_cast<bool *>(flags.data());
 	static_assert(sizeof(bool) == sizeof(char));
@@ -447,6 +462,10 @@ void system::cpu_load_lines(const std::uint64_t *lines, std::size_t count)
 
 void system::cpu_barrier(barrier::kind k)
 {
+	if (ignored_barriers_ & 1u << unsigned(k))
+		return; // as if the code had not issued it
+	if (k == barrier::kind::store_store || k == barrier::kind::store_load || k == barrier::kind::full)
+		sb_drain_all(); // earlier stores performed before anything after the barrier
 	if (k != barrier::kind::full) {
 		cpu_spend(k == barrier::kind::compiler ? 0 : cfg_.barrier_ns);
 		return;
