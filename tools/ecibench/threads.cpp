@@ -1,6 +1,7 @@
 // Two real threads on two cores: see threads.hpp.
 #include "threads.hpp"
 
+#include <pioc/coherent/backing_check.hpp>
 #include <pioc/coherent/port.hpp>
 #include <pioc/error.hpp>
 #include <pioc/place.hpp>
@@ -9,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 #include <pthread.h>
 #include <sched.h>
@@ -55,7 +57,9 @@ std::pair<void *, void *> ring_memory::two(std::size_t bytes)
 		throw error(errc::out_of_range,
 			    fmt::format("ecibench: two rings of {} bytes do not fit the {}-byte window {}", r, win_size_, spec_));
 	auto *b = static_cast<std::uint8_t *>(win_);
-	std::memset(b, 0, 2 * r);
+	// The rings need memory behind them: refuse a window that does not keep
+	// its lines (pioc's own Enzian image serves only its channels' lines).
+	coherent::check_keeps_data(coherent::mem_lines(b, line_), 0, 2 * r, spec_, std::uint64_t(std::time(nullptr)));
 	return {b, b + r};
 }
 
