@@ -140,6 +140,27 @@ struct coh_engine_rtl::impl : tb::agent {
 coh_engine_rtl::coh_engine_rtl(options o) : p_(std::make_unique<impl>(o)) {}
 coh_engine_rtl::~coh_engine_rtl() = default;
 
+void coh_engine_rtl::reset()
+{
+	impl &p = *p_;
+	auto *m = p.s.m.get();
+	p.q_rd.clear();
+	p.q_wr.clear();
+	p.q_lcl.clear();
+	p.q_msg.clear();
+	p.f_rd = p.f_wr = p.f_lcl = p.f_msg = false;
+	m->rdreq_valid = m->wrreq_valid = m->lclrsp_valid = m->dmsg_valid = 0;
+	auto forget = [&p] {
+		for (auto *c : {&p.c_rdreq, &p.c_rdrsp, &p.c_wrreq, &p.c_wrrsp, &p.c_lclreq, &p.c_lclrsp, &p.c_ulreq,
+				&p.c_dmsg})
+			c->reset();
+	};
+	forget();
+	p.s.reset();
+	p.out.clear(); // what the engine offered as the reset began went nowhere
+	forget();
+}
+
 void coh_engine_rtl::read_request(std::uint32_t id, std::uint64_t addr, bool excl)
 {
 	p_->q_rd.push_back({id, addr, excl});

@@ -61,6 +61,11 @@ public:
 
 	// ---- time
 	void step(std::uint64_t cycles = 1);
+	/** The engine's reset (rst_n low for a few cycles) on the same design:
+	 *  state registers return to their reset values, what the RTL does not
+	 *  reset (line storage, the last SYNC consumed: block RAM) keeps its
+	 *  content. Queued port traffic is dropped. */
+	void reset();
 	std::uint64_t cycle() const;
 	/** Work in flight: queued inputs, undelivered events, or the engine's
 	 *  busy output (held reads, LC/LCI/UL, invocations). While false, the

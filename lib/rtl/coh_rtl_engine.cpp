@@ -63,6 +63,11 @@ void coh_rtl_engine::make_engine()
 	if (rtl_)
 		cycles_before_ += rtl_->cycle();
 	rtl_ = std::make_unique<coh_engine_rtl>(coh_engine_rtl::options{o_.seed + gen_, o_.stall_percent});
+	configure();
+}
+
+void coh_rtl_engine::configure()
+{
 	if (rtl_->ctrl_read(static_cast<std::uint32_t>(C::ID.offset)) != C::id_value)
 		fail(errc::device_error, "the control block does not read ID = COHE");
 	rtl_->ctrl_write(static_cast<std::uint32_t>(C::CONFIG.offset), o_.exclusive ? std::uint32_t(C::CFG_EXCLUSIVE) : 0u);
@@ -148,7 +153,8 @@ void coh_rtl_engine::ctrl_write(std::uint32_t off, std::uint32_t v)
 void coh_rtl_engine::restart()
 {
 	++gen_;
-	make_engine();
+	rtl_->reset(); // the same design: what it does not reset keeps its content
+	configure();   // the control block is reset
 	writes_.clear();
 	known_.clear();
 	lci_out_.clear(); // their LCIA, when it comes, unlocks the line (stale generation)
@@ -156,10 +162,11 @@ void coh_rtl_engine::restart()
 		ctx_.unlock(a);
 	locked_.clear();
 	// The engine's reset clears its state, not its line storage (block RAM
-	// on the device): a fresh Verilated engine is a power-up, so it gets the
-	// lines' content back first. The reads the directory still holds are
-	// presented once that is written (a re-read after a reset must find an
-	// answer the CPU may still be copying, Documentation/protocols.md).
+	// on the device). Write-backs queued at the reset were dropped, so the
+	// lines are written again from the directory's copy; the reads the
+	// directory still holds are presented once that is done (a re-read
+	// after a reset must find an answer the CPU may still be copying,
+	// Documentation/protocols.md).
 	for (std::uint32_t ch = 0; ch <= cpu_channels; ++ch)
 		for (std::uint64_t k = 0; k < 2; ++k)
 			write_back(ch * C::CHANNEL_STRIDE + k * C::LINE1_OFF, false);

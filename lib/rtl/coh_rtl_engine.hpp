@@ -117,6 +117,7 @@ private:
 	struct write_req { std::uint64_t addr; bool then_lcia; };
 	[[noreturn]] void fail(errc c, const std::string &what) const;
 	void make_engine();
+	void configure(); // the control block: CONFIG, OP, TIMEOUT, DELAY (after power-up and reset)
 	void kick();
 	void tick();
 	void handle(const coh_event &e);

@@ -18,6 +18,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -196,4 +197,70 @@ TEST_CASE("coh_rtl_engine: device restarts at random points under the adversary"
 	// every answered call ran once; a refused one at most once
 	CHECK(results >= ok);
 	CHECK(results <= ok + refused);
+}
+
+namespace {
+/** eci_sim_lines that, once armed, run @p at_signal between the CPU's
+ *  request store and its signalling load (at the store_load barrier). */
+struct hook_before_signal : lines_t {
+	std::function<void()> *at_signal;
+	hook_before_signal(sim::eci::system &s, std::function<void()> *f) : lines_t(s, 0), at_signal(f) {}
+	void store_load() const
+	{
+		lines_t::store_load();
+		if (*at_signal) {
+			auto f = std::move(*at_signal);
+			*at_signal = nullptr;
+			f();
+		}
+	}
+};
+} // namespace
+
+TEST_CASE("coh_rtl_engine: after a reset, a read of the pending request's line does not consume the old SYNC",
+	  "[coh_rtl][adversary]")
+{
+	// As tests/unit/eci_sim/adversary_test.cpp does to the model: the
+	// session's SYNC is still in the signal line, the first request is in
+	// the other one; the engine resets and that line is read before the
+	// signalling load. Consuming the old SYNC again (VERSION 3.0) answered
+	// SYNC_ACK over the request and the call timed out; the engine keeps
+	// the last SYNC it consumed over the reset (3.1): out of step, resync.
+	coh_rtl_engine::options o;
+	o.op = P::OP_NOT;
+	o.timeout_cycles = 3000; // "not ready" answers come quickly
+	rig r(o);
+	auto lay = r.eng.channel_layout(0);
+	std::function<void()> hook;
+	coherent::cpu_options co;
+	co.max_not_ready = 20;
+	coherent::invoker<hook_before_signal> inv(hook_before_signal(r.sys, &hook), lay, co);
+	hook = [&] {
+		r.sys.cpu_evict(lay.ctrl_off(0));
+		r.sys.cpu_evict(lay.ctrl_off(1));
+		r.sys.cpu_spend(3000); // the write-backs reach the engine
+		r.eng.restart();
+		for (unsigned x : {0u, 1u}) {
+			coherent::ctrl w;
+			std::memcpy(&w.w, r.sys.home_data(lay.ctrl_off(x)), 8);
+			if (w.valid() && w.k() == coherent::kind::request) {
+				std::uint64_t sink;
+				r.sys.cpu_load(lay.ctrl_off(x), &sink, 8); // speculative
+			}
+		}
+	};
+	auto req = request(1, 64);
+	std::vector<std::uint8_t> resp(256);
+	errc code = errc::ok;
+	try {
+		inv.call(req.data(), req.size(), resp.data(), resp.size());
+	} catch (const pioc::error &x) {
+		code = x.code();
+	}
+	CHECK(code == errc::device_error); // out of step (timeout before 3.1)
+	CHECK(r.invoke_count() == 0);      // the request never ran
+	inv.resync();
+	auto req2 = request(2, 64);
+	REQUIRE(inv.call(req2.data(), req2.size(), resp.data(), resp.size()) == req2.size());
+	CHECK(std::equal(resp.begin(), resp.begin() + 64, pio::apply(o.op, req2.data(), req2.size()).begin()));
 }

@@ -16,7 +16,12 @@
  *                   signal and runs whatever word the other line holds
  *                   (the engine before idempotent reads);
  *  -DNO_RESYNC      a new process starts at parity 0 and sequence 1 without
- *                   a SYNC (the library before sessions). */
+ *                   a SYNC (the library before sessions);
+ *  -DNO_EPOCH       the engine forgets at its reset which SYNC it consumed
+ *                   last (the engine before the epoch): a speculative read
+ *                   after the reset consumes the session's old SYNC again and
+ *                   its SYNC_ACK overwrites the pending request (a call that
+ *                   never ends: liveness fails). */
 #define NR    0   /* kind "not ready" (valid = 0) */
 #define REQ   1
 #define RESP  2
@@ -33,6 +38,7 @@ byte cw[2], cp[2];          /* the CPU's cached copy */
 bit  cv[2], cd[2];          /* held, dirty */
 byte ans = 1;               /* the engine's answered line; 2 = unknown (after reset) */
 byte taken = 0;             /* the last CPU word the engine consumed */
+byte last_sync = 0;         /* the last SYNC it consumed: kept across its reset (block RAM) */
 bit  synced = 1;
 byte ran[10];               /* executions per call id */
 byte dw, ox;                /* the engine's look at the other line */
@@ -62,11 +68,15 @@ inline dev_read(x) {
 #ifdef REREAD_SIGNAL
 		if :: (KIND(dw) == REQ || KIND(dw) == SYNC) ->
 #else
+#ifdef NO_EPOCH
 		if :: (KIND(dw) == REQ || KIND(dw) == SYNC) && dw != taken ->
+#else
+		if :: (KIND(dw) == REQ || KIND(dw) == SYNC) && dw != taken && dw != last_sync ->
+#endif
 #endif
 			if
 			:: !synced && KIND(dw) != SYNC -> nrfill = 2   /* out of step: in the fill only */
-			:: KIND(dw) == SYNC -> taken = dw; ans = x; synced = 1; mw[x] = W(SACK, VAL(dw)); mp[x] = 0
+			:: KIND(dw) == SYNC -> taken = dw; last_sync = dw; ans = x; synced = 1; mw[x] = W(SACK, VAL(dw)); mp[x] = 0
 			:: synced && KIND(dw) == REQ -> taken = dw; ans = x;
 				assert(mp[ox] != 0);            /* the payload came with the word */
 				ran[mp[ox]]++; mw[x] = W(RESP, VAL(dw)); mp[x] = mp[ox]
@@ -157,7 +167,7 @@ end:	do
 	   :: atomic { noise++; if :: !cv[y] -> dev_read(y) :: else -> skip fi } /* speculative read */
 	   fi
 #ifndef NO_RESET
-	:: atomic { !reset_done -> reset_done = 1; ans = 2; taken = 0; synced = 0 } /* device reset */
+	:: atomic { !reset_done -> reset_done = 1; ans = 2; taken = 0; synced = 0 } /* device reset (last_sync stays) */
 #endif
 	od
 }

@@ -48,7 +48,9 @@
 //  - After a reset there is no ans and no session: only a SYNC is consumed;
 //    another CPU word gets SYNC_ACK with its seq in the fill only (out of
 //    step: the CPU resyncs), and a read of a line holding a device answer is
-//    served as it is (the CPU may still be copying it).
+//    served as it is (the CPU may still be copying it). The last SYNC
+//    consumed is kept over the reset (VERSION 3.1): that one SYNC is old, so
+//    the session's SYNC still in a line is never consumed a second time.
 // Fig. 5a: a consumed REQUEST (last, chunk 0, len <= 120) runs OP
 // (invoke_fn) on its payload, waits DELAY cycles and is answered RESPONSE,
 // last, the request's seq, result length (len; 64 for BLOOM, 0 for an empty
@@ -225,6 +227,11 @@ module coh_engine #(
     // and whether a SYNC came since reset (synced)
     logic [NCH-1:0]     ansv, ansl, synced;
     logic [NCH*64-1:0]  taken;
+    // the last SYNC consumed per channel: not reset (block RAM beside the
+    // line storage), so that after a reset a read of the line holding the
+    // CPU's pending request does not consume the session's SYNC, still in
+    // the other line, a second time and overwrite the request with SYNC_ACK
+    logic [NCH*64-1:0]  last_sync;
     logic [2:0]         b_st;         // Fig. 5b channel state (B_*)
     logic               b_fline;      // line it examines
     logic               b_tr;         // its ready answer is transient
@@ -513,7 +520,8 @@ module coh_engine #(
                     logic [63:0] w;
                     w = qw[64*c +: 64];
                     dly[32*c +: 32] <= 32'd0;
-                    if (!w_cpu(w, 1'b0) || w == taken[64*c +: 64]) begin
+                    if (!w_cpu(w, 1'b0) || w == taken[64*c +: 64] ||
+                        (w_kind(w) == K_SYNC && w == last_sync[64*c +: 64])) begin
                         res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_TR;
                         inv[3*c +: 3]       <= I_READY;
@@ -523,6 +531,7 @@ module coh_engine #(
                         inv[3*c +: 3]       <= I_READY;
                     end else begin
                         taken[64*c +: 64] <= w;
+                        if (w_kind(w) == K_SYNC) last_sync[64*c +: 64] <= w;
                         ansv[c]           <= 1'b1;
                         ansl[c]           <= fline[c];
                         inv[3*c +: 3]     <= I_TAKEN;
@@ -729,12 +738,14 @@ module coh_engine #(
                 w = b_fline ? lines[1024*(2*NCPU+1) +: 64] : lines[1024*(2*NCPU) +: 64];
                 b_st <= B_READY;
                 b_tr <= 1'b1;
-                if (!w_cpu(w, 1'b1) || w == taken[64*NCPU +: 64]) begin
+                if (!w_cpu(w, 1'b1) || w == taken[64*NCPU +: 64] ||
+                    (w_kind(w) == K_SYNC && w == last_sync[64*NCPU +: 64])) begin
                     b_res <= mk_ctrl(K_NR, 16'd0, 32'd0);
                 end else if (!synced[NCPU] && w_kind(w) != K_SYNC) begin
                     b_res <= mk_ctrl(K_SACK, 16'd0, w_seq(w));
                 end else begin
                     taken[64*NCPU +: 64] <= w;
+                    if (w_kind(w) == K_SYNC) last_sync[64*NCPU +: 64] <= w;
                     ansv[NCPU] <= 1'b1;
                     ansl[NCPU] <= b_fline;
                     if (w_kind(w) == K_SYNC) begin   // a new owner: messages numbered from its n

@@ -115,6 +115,8 @@ public:
 			++beats;
 	}
 	std::uint64_t beats = 0;
+	/** Forgets a transfer in progress (the port was reset). */
+	void reset() noexcept { pending_ = false; }
 
 private:
 	void fail(std::uint64_t cycle, const char *what)

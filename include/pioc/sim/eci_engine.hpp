@@ -33,6 +33,9 @@ struct engine_config {
 	 *  idempotent reads, taking any read of a control line as the next
 	 *  signal and running whatever CPU word the other line holds. */
 	bool fault_reread_is_signal = false;
+	/** Fault injection: the engine before the epoch, forgetting at its
+	 *  restart which SYNC it consumed last (see chan::last_sync). */
+	bool fault_no_epoch = false;
 	/** Variants this device implements (a real device may lack some). */
 	std::vector<coherent::variant> supported = {coherent::variant::cpu_dev, coherent::variant::dev_dev,
 						    coherent::variant::cpu_cpu, coherent::variant::dev_cpu};
@@ -90,6 +93,9 @@ private:
 		                          // writes its next word there and signals by loading ans^1
 		                          // (-1: unknown after a restart)
 		std::uint64_t taken = 0;  // the last CPU word consumed (a new word differs from it)
+		std::uint64_t last_sync = 0; // the last SYNC consumed: kept across restart() (block
+		                          // RAM, as the line storage), so a session's SYNC still in
+		                          // a line is never consumed twice, however late a read comes
 		bool synced = true;       // false after restart() until a SYNC
 		bool pending = false;     // a CPU word was consumed; its answer goes on ans^1
 		int held = -1;            // control line whose load/forward the engine holds

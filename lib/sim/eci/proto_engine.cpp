@@ -200,7 +200,12 @@ void proto_engine::examine(std::uint32_t ch, unsigned x)
 	const unsigned r = x ^ 1;
 	ctrl w;
 	std::memcpy(&w.w, ctx_.data(c.lay.ctrl_off(r)), 8);
-	if (!cpu_word(w) || (w.w == c.taken && !cfg_.fault_reread_is_signal)) { // speculative or early read
+	// A SYNC already consumed (perhaps before a restart) is as old as any
+	// consumed word: after a restart, a read of the line holding the CPU's
+	// pending request would otherwise take the session's SYNC, still in the
+	// other line, for a new one and overwrite the request with its SYNC_ACK.
+	const bool old_sync = w.k() == kind::sync && w.w == c.last_sync && !cfg_.fault_no_epoch;
+	if (!cpu_word(w) || (w.w == c.taken && !cfg_.fault_reread_is_signal) || old_sync) { // speculative or early read
 		++st_.spurious;
 		transient(ch, x, ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 		return;
@@ -216,6 +221,8 @@ void proto_engine::examine(std::uint32_t ch, unsigned x)
 	if (c.ans < 0)
 		++st_.resyncs;
 	c.taken = w.w;
+	if (w.k() == kind::sync)
+		c.last_sync = w.w;
 	c.ans = static_cast<int>(r);
 	c.pending = true;
 	if (coherent::cpu_initiated(cfg_.v)) {

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <map>
 
 using namespace pioc;
@@ -281,4 +282,86 @@ TEST_CASE("device restarts at random points: a request runs at most once, every 
 	INFO(ok << " answered, " << refused << " refused");
 	CHECK(refused > 10);
 	CHECK(ok > 800);
+}
+
+namespace {
+/** eci_sim_lines that, once armed, run @p at_signal between the CPU's
+ *  request store and its signalling load (at the store_load barrier). */
+struct hook_before_signal : lines_t {
+	std::function<void()> *at_signal;
+	hook_before_signal(sim::eci::system &s, std::uint64_t base, std::function<void()> *f)
+	    : lines_t(s, base), at_signal(f)
+	{
+	}
+	void store_load() const
+	{
+		lines_t::store_load();
+		if (*at_signal) {
+			auto f = std::move(*at_signal);
+			*at_signal = nullptr;
+			f();
+		}
+	}
+};
+} // namespace
+
+TEST_CASE("device restart, then a read of the pending request's line: refused, never a lost request")
+{
+	// The session's SYNC is still in the signal line when the first request
+	// is written into the other line. The device restarts, and a read of
+	// the request line (evicted, then read speculatively) reaches it before
+	// the signalling load. The engine must not take that old SYNC for a new
+	// one: consumed again, its SYNC_ACK overwrites the pending request in
+	// its line, and the signalling load gets "not ready" until the call's
+	// timeout (SPIN finds the same: invoke_cache.pml's twin -DNO_EPOCH).
+	for (bool no_epoch : {false, true}) {
+		auto fn = std::make_shared<counting_fn>();
+		sim::eci::engine_config e;
+		e.fault_no_epoch = no_epoch;
+		e.not_ready_ns = 2000;
+		e.handler = [fn](auto *q, auto n, auto *rr, auto c) { return (*fn)(q, n, rr, c); };
+		rig r(e);
+		coherent::kind left = coherent::kind::more; // what the request line holds after the read
+		const auto lay = r.eng->channel_layout(0);
+		const std::uint64_t base = r.eng->window_base();
+		std::function<void()> hook;
+		coherent::cpu_options o;
+		o.max_not_ready = 50;
+		coherent::invoker<hook_before_signal> inv(hook_before_signal(*r.sys, base, &hook), lay, o);
+		hook = [&] {
+			r.sys->cpu_evict(base + lay.ctrl_off(0));
+			r.sys->cpu_evict(base + lay.ctrl_off(1));
+			r.sys->cpu_spend(3000); // the write-backs reach the device
+			r.eng->restart();
+			for (unsigned x : {0u, 1u}) { // the line holding the request word
+				coherent::ctrl w;
+				std::memcpy(&w.w, r.sys->home_data(base + lay.ctrl_off(x)), 8);
+				if (w.valid() && w.k() == coherent::kind::request) {
+					std::uint64_t sink;
+					r.sys->cpu_load(base + lay.ctrl_off(x), &sink, 8); // speculative
+					std::memcpy(&w.w, r.sys->home_data(base + lay.ctrl_off(x)), 8);
+					left = w.k();
+				}
+			}
+		};
+		INFO((no_epoch ? "engine without the epoch" : "engine with the epoch"));
+		auto req = request(1, 64);
+		std::vector<std::uint8_t> resp(req.size() + 8);
+		errc code = errc::ok;
+		try {
+			inv.call(req.data(), req.size(), resp.data(), resp.size());
+		} catch (const pioc::error &x) {
+			code = x.code();
+		}
+		CHECK(fn->runs[1] == 0); // nothing ran: the device restarted before it saw the request
+		if (no_epoch) {
+			CHECK(left == coherent::kind::sync_ack); // the bug: the old SYNC consumed again
+			CHECK(code == errc::timeout);             // and the request lost
+			continue;
+		}
+		CHECK(code == errc::device_error); // out of step: resync, as after any restart
+		CHECK(left == coherent::kind::request); // the pending request is where the CPU put it
+		inv.resync();
+		checked_call(inv, *fn, 2, 64);
+	}
 }
