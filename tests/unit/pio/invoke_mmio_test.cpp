@@ -59,6 +59,31 @@ TEST_CASE("pio::invoke on mmio_io: a response shorter than the request and not w
 	CHECK(resp[13] == 0xee); // not one byte more than the device said
 }
 
+TEST_CASE("pio::invoke on mmio_io: whole-word answers of another length and WT leave the one-compare path intact")
+{
+	// The inline path compares the status with the one that answers n
+	// bytes; any other length must still be read as the device says.
+	fake_bar bar;
+	mmio_io io(bar.p, pd::bar_size, mem_type::uc, wide_isa::none);
+	pio::invoke_state st;
+	std::uint64_t req[2] = {1, 2};
+	std::vector<std::uint8_t> resp(64, 0xee);
+	for (std::size_t i = 0; i < 32; ++i)
+		bar.p[pd::RESP.offset + i] = static_cast<std::uint8_t>(0x40 + i);
+	bar.status(pd::STATUS_DONE | std::uint64_t(1) << 32 | 24);
+	REQUIRE(pio::invoke<mem_type::uc>(io, st, pio::op::echo, req, 16, resp.data()) == 24);
+	CHECK(std::memcmp(resp.data(), bar.p + pd::RESP.offset, 24) == 0);
+	CHECK(resp[24] == 0xee);
+	bar.status(pd::STATUS_DONE | std::uint64_t(2) << 32 | 8);
+	REQUIRE(pio::invoke<mem_type::uc>(io, st, pio::op::bloom, req, 16, resp.data()) == 8);
+	CHECK(st.next_seq == 3);
+	mmio_io wt(bar.p, pd::bar_size, mem_type::wt, wide_isa::none);
+	bar.status(pd::STATUS_DONE | std::uint64_t(3) << 32 | 16);
+	REQUIRE(pio::invoke<mem_type::wt>(wt, st, pio::op::echo, req, 16, resp.data()) == 16);
+	CHECK(std::memcmp(resp.data(), bar.p + pd::RESP.offset, 16) == 0);
+	CHECK(st.next_seq == 4);
+}
+
 TEST_CASE("pio::invoke on mmio_io: NOT_READY retried then a timeout, stale sequence and all-ones refused")
 {
 	fake_bar bar;
