@@ -283,6 +283,7 @@ TEST_CASE("coh_top: control block", "[coh]")
 	CHECK(e.ctrl_read(C::VERSION.offset) == C::VERSION.reset);
 	CHECK(e.ctrl_read(C::CONFIG.offset) == C::CONFIG.reset);
 	CHECK(e.ctrl_read(C::TIMEOUT.offset) == C::TIMEOUT.reset);
+	CHECK(e.ctrl_read(C::CHANNELS.offset) == C::CPU_CHANNELS); // what the engine is built with
 	e.ctrl_write(C::SCRATCH.offset, 0x12345678);
 	CHECK(e.ctrl_read(C::SCRATCH.offset) == 0x12345678);
 	std::uint32_t lo = e.ctrl_read(C::CYCLES.offset);

@@ -64,6 +64,10 @@ void coh_rtl_engine::make_engine()
 		cycles_before_ += rtl_->cycle();
 	rtl_ = std::make_unique<coh_engine_rtl>(coh_engine_rtl::options{o_.seed + gen_, o_.stall_percent});
 	configure();
+	channels_ = rtl_->ctrl_read(static_cast<std::uint32_t>(C::CHANNELS.offset));
+	if (channels_ == 0 || channels_ > cpu_channels)
+		fail(errc::device_error, fmt::format("CHANNELS reads {}: this host code lays out at most {} channels",
+						     channels_, cpu_channels));
 }
 
 void coh_rtl_engine::configure()
@@ -83,10 +87,10 @@ void coh_rtl_engine::fail(errc c, const std::string &what) const
 
 coherent::layout coh_rtl_engine::channel_layout(std::uint32_t ch) const
 {
-	if (ch >= cpu_channels)
+	if (ch >= channels_)
 		throw error(errc::out_of_range,
-			    fmt::format("rtl coherent engine: CPU-initiated channel {} (the engine has {})", ch,
-					cpu_channels));
+			    fmt::format("rtl coherent engine: CPU-initiated channel {} (its CHANNELS register says {})",
+					ch, channels_));
 	auto l = coherent::layout::for_channel(window_bytes, C::LINE_BYTES, ch, C::CHANNEL_STRIDE);
 	l.check_tads(sys_.cfg().tads);
 	return l;
@@ -94,7 +98,7 @@ coherent::layout coh_rtl_engine::channel_layout(std::uint32_t ch) const
 
 coherent::layout coh_rtl_engine::message_layout() const
 {
-	auto l = coherent::layout::for_channel(window_bytes, C::LINE_BYTES, cpu_channels, C::CHANNEL_STRIDE);
+	auto l = coherent::layout::for_channel(window_bytes, C::LINE_BYTES, channels_, C::CHANNEL_STRIDE);
 	l.check_tads(sys_.cfg().tads);
 	return l;
 }

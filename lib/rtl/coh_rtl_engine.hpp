@@ -65,7 +65,10 @@ public:
 
 	/** Device-homed: the window starts at simulated address 0. */
 	std::uint64_t window_base() const noexcept { return 0; }
-	/** Lines of CPU-initiated channel @p ch (< cpu_channels, Fig. 5a). */
+	/** CPU-initiated channels, as the engine's CHANNELS register reports
+	 *  them (read at power-up); channel channels() is its Fig. 5b one. */
+	std::uint32_t channels() const noexcept { return channels_; }
+	/** Lines of CPU-initiated channel @p ch (< channels(), Fig. 5a). */
 	coherent::layout channel_layout(std::uint32_t ch) const;
 	/** Lines of the device-initiated channel (Fig. 5b). */
 	coherent::layout message_layout() const;
@@ -139,6 +142,7 @@ private:
 	bool ticking_ = false;
 	bool restoring_ = false;           // restart(): line content going back, reads wait
 	std::uint64_t gen_ = 0;            // restarts: callbacks of an older engine are stale
+	std::uint32_t channels_ = 0;       // the CHANNELS register
 	std::uint64_t cycles_before_ = 0;  // cycles of engines before the last restart
 	std::map<std::uint32_t, read_req> reads_;   // id -> read the engine has not answered
 	std::map<std::uint32_t, write_req> writes_; // id -> write-back not acknowledged

@@ -125,6 +125,8 @@ public:
 		e_.post(std::move(m)); // the engine refuses more than one line's payload
 	}
 	std::optional<std::uint64_t> cycles() const override { return e_.cycles(); }
+	/** CPU-initiated channels, from the engine's CHANNELS register. */
+	std::uint32_t channels() const noexcept { return e_.channels(); }
 
 private:
 	rtl::coh_rtl_engine e_;
@@ -151,14 +153,15 @@ public:
 			       "the RTL engine is device-homed: it runs Fig. 5a and Fig. 5b (5c and 5d only on sim:eci)");
 		if (s.data_lines)
 			refuse("pipelined mode", "the RTL engine has no data banks (line by line only)");
-		if (s.channels > rtl::coh_rtl_engine::cpu_channels)
-			refuse(fmt::format("{} channels", s.channels),
-			       fmt::format("the RTL engine has {} CPU-initiated channels",
-					   rtl::coh_rtl_engine::cpu_channels));
 		auto &sys = fresh_system("starting an invocation engine");
 		rtl::coh_rtl_engine::options o;
 		o.exclusive = s.exclusive;
-		inv_ = std::make_unique<rtl_invocations>(sys, o, !coherent::cpu_initiated(s.v));
+		auto inv = std::make_unique<rtl_invocations>(sys, o, !coherent::cpu_initiated(s.v));
+		if (s.channels > inv->channels())
+			refuse(fmt::format("{} channels", s.channels),
+			       fmt::format("the RTL engine's CHANNELS register reports {} CPU-initiated channels",
+					   inv->channels()));
+		inv_ = std::move(inv);
 		return *inv_;
 	}
 	coherent::queue_rings start_queue(std::uint32_t) override

@@ -94,6 +94,12 @@ if $<TARGET_FILE:ecibench> invoke --engine rtl --variant 5b --sizes 121 --iterat
 then echo 'a 121-byte 5b message was accepted'; exit 1; fi; \
 grep -q 'at most 120 bytes' err.txt || { cat err.txt; exit 1; }")
   set_tests_properties(rtl.ecibench_invoke PROPERTIES TIMEOUT 900 LABELS rtl)
+  # The channel count comes from the image's CHANNELS register: a channel
+  # beyond it is refused by name before anything runs (it used to stall each
+  # read until the engine's timeout on hardware).
+  add_test(NAME rtl.ecibench_channel_count
+    COMMAND sh -c "if $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 4 -n 2 --no-pin 2>err.txt; then echo '--channel 4 was accepted'; exit 1; fi; grep -q \"CHANNELS register reports 4\" err.txt || { cat err.txt; exit 1; }; $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 3 --sizes 8 -n 2 -w 0 --no-pin --quiet >/dev/null")
+  set_tests_properties(rtl.ecibench_channel_count PROPERTIES TIMEOUT 120 LABELS rtl)
 endif()
 
 # The Bloom offload (paper Fig. 12) over PIO and DMA on the RTL: pciebench

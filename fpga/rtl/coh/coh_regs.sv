@@ -23,7 +23,10 @@ module coh_regs (
         O_CFG = coh_dev_pkg::CONFIG_OFF, O_OP = coh_dev_pkg::OP_OFF,
         O_TMO = coh_dev_pkg::TIMEOUT_OFF, O_DLY = coh_dev_pkg::DELAY_OFF,
         O_CNT = coh_dev_pkg::INVOKE_COUNT_OFF, O_NRC = coh_dev_pkg::NOT_READY_COUNT_OFF,
-        O_CYC = coh_dev_pkg::CYCLES_OFF, O_SCR = coh_dev_pkg::SCRATCH_OFF;
+        O_CYC = coh_dev_pkg::CYCLES_OFF, O_SCR = coh_dev_pkg::SCRATCH_OFF,
+        O_CHN = coh_dev_pkg::CHANNELS_OFF;
+    // what coh_engine is built with (its NCPU), so the register cannot disagree
+    localparam logic [31:0] CHANNELS = 32'(coh_dev_pkg::CPU_CHANNELS);
     localparam logic [31:0] VERSION = {coh_dev_pkg::VERSION_MAJOR, coh_dev_pkg::VERSION_MINOR};
 
     logic [31:0] config_q, op_q, scratch, count, nr_count, cycles_hi;
@@ -60,6 +63,7 @@ module coh_regs (
         if (is(O_CNT, word)) rd_mux = rd_mux | at(O_CNT, count);
         if (is(O_NRC, word)) rd_mux = rd_mux | at(O_NRC, nr_count);
         if (is(O_SCR, word)) rd_mux = rd_mux | at(O_SCR, scratch);
+        if (is(O_CHN, word)) rd_mux = rd_mux | at(O_CHN, CHANNELS);
         if (is(O_CYC, word)) rd_mux = cyc_rd;
     end
 
