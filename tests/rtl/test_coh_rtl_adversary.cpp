@@ -7,6 +7,7 @@
 // (answers carrying a result) must grow by exactly the call's response
 // chunks: a request run twice (a re-read taken as a signal) shows there.
 #include "rtl/coh_rtl_engine.hpp"
+#include "unit/eci_sim/hook_before_signal.hpp"
 
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
@@ -199,23 +200,6 @@ TEST_CASE("coh_rtl_engine: device restarts at random points under the adversary"
 	CHECK(results <= ok + refused);
 }
 
-namespace {
-/** eci_sim_lines that, once armed, run @p at_signal between the CPU's
- *  request store and its signalling load (at the store_load barrier). */
-struct hook_before_signal : lines_t {
-	std::function<void()> *at_signal;
-	hook_before_signal(sim::eci::system &s, std::function<void()> *f) : lines_t(s, 0), at_signal(f) {}
-	void store_load() const
-	{
-		lines_t::store_load();
-		if (*at_signal) {
-			auto f = std::move(*at_signal);
-			*at_signal = nullptr;
-			f();
-		}
-	}
-};
-} // namespace
 
 TEST_CASE("coh_rtl_engine: after a reset, a read of the pending request's line does not consume the old SYNC",
 	  "[coh_rtl][adversary]")
@@ -234,7 +218,7 @@ TEST_CASE("coh_rtl_engine: after a reset, a read of the pending request's line d
 	std::function<void()> hook;
 	coherent::cpu_options co;
 	co.max_not_ready = 20;
-	coherent::invoker<hook_before_signal> inv(hook_before_signal(r.sys, &hook), lay, co);
+	coherent::invoker<fx::hook_before_signal> inv(fx::hook_before_signal(r.sys, 0, &hook), lay, co);
 	hook = [&] {
 		r.sys.cpu_evict(lay.ctrl_off(0));
 		r.sys.cpu_evict(lay.ctrl_off(1));

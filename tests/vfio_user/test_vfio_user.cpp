@@ -92,6 +92,19 @@ struct fixture {
 	}
 };
 
+/** The capability IDs of @p f's config space, in list order (at most 8). */
+std::vector<unsigned> capability_ids(fixture &f)
+{
+	unsigned at = f.region_read32(region_config, 0x34) & 0xff, n = 0;
+	std::vector<unsigned> ids;
+	while (at && n++ < 8) {
+		const std::uint32_t h = f.region_read32(region_config, at);
+		ids.push_back(h & 0xff);
+		at = h >> 8 & 0xff;
+	}
+	return ids;
+}
+
 } // namespace
 
 TEST_CASE("headers: size, type and command are checked", "[vfio_user]")
@@ -252,14 +265,7 @@ TEST_CASE("config space: IDs, BAR sizing, capabilities, read-only bits", "[vfio_
 	CHECK((f.region_read32(region_config, 0) & 0xffff) == id.vendor);
 	// Capability chain: MSI -> PCIe -> MSI-X -> end.
 	CHECK((f.region_read32(region_config, 0x04) >> 16 & 0x10));
-	unsigned at = f.region_read32(region_config, 0x34) & 0xff, n = 0;
-	std::vector<unsigned> ids;
-	while (at && n++ < 8) {
-		const std::uint32_t h = f.region_read32(region_config, at);
-		ids.push_back(h & 0xff);
-		at = h >> 8 & 0xff;
-	}
-	CHECK(ids == std::vector<unsigned>{0x05, 0x10, 0x11});
+	CHECK(capability_ids(f) == std::vector<unsigned>{0x05, 0x10, 0x11});
 	// PCIe link status: the modelled Gen3 x16.
 	const std::uint32_t ls = f.region_read32(region_config, pci_config::cap_pcie + 16) >> 16;
 	CHECK((ls & 0xf) == 3);
@@ -280,14 +286,7 @@ TEST_CASE("config space without MSI-X (pioc-devd --no-msix): MSI and INTx only",
 {
 	fixture f("sim:xdma", false);
 	// Capability chain: MSI -> PCIe -> end; nothing at the MSI-X offset.
-	unsigned at = f.region_read32(region_config, 0x34) & 0xff, n = 0;
-	std::vector<unsigned> ids;
-	while (at && n++ < 8) {
-		const std::uint32_t h = f.region_read32(region_config, at);
-		ids.push_back(h & 0xff);
-		at = h >> 8 & 0xff;
-	}
-	CHECK(ids == std::vector<unsigned>{0x05, 0x10});
+	CHECK(capability_ids(f) == std::vector<unsigned>{0x05, 0x10});
 	CHECK(f.region_read32(region_config, pci_config::cap_msix) == 0);
 	// Writing where the capability would be enables nothing.
 	f.region_write32(region_config, pci_config::cap_msix, 0x80000000);

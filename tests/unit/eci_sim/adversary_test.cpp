@@ -4,6 +4,7 @@
 // (seeded, reproducible), device restarts and new owners. Every answer is
 // checked, every execution of the device's function counted.
 #include "fixture.hpp"
+#include "hook_before_signal.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -284,26 +285,6 @@ TEST_CASE("device restarts at random points: a request runs at most once, every 
 	CHECK(ok > 800);
 }
 
-namespace {
-/** eci_sim_lines that, once armed, run @p at_signal between the CPU's
- *  request store and its signalling load (at the store_load barrier). */
-struct hook_before_signal : lines_t {
-	std::function<void()> *at_signal;
-	hook_before_signal(sim::eci::system &s, std::uint64_t base, std::function<void()> *f)
-	    : lines_t(s, base), at_signal(f)
-	{
-	}
-	void store_load() const
-	{
-		lines_t::store_load();
-		if (*at_signal) {
-			auto f = std::move(*at_signal);
-			*at_signal = nullptr;
-			f();
-		}
-	}
-};
-} // namespace
 
 TEST_CASE("device restart, then a read of the pending request's line: refused, never a lost request")
 {
