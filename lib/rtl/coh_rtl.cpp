@@ -5,6 +5,8 @@
 #include "common/sim.hpp"
 #include "pioc/regs/coh_dev.hpp"
 
+#include <algorithm>
+#include <array>
 #include <deque>
 #include <stdexcept>
 
@@ -20,9 +22,15 @@ template <std::size_t W> void put(VlWide<W> &w, const std::uint8_t *b, std::size
 	for (std::size_t i = 0; i < n; ++i)
 		w[i / 4] |= std::uint32_t(b[i]) << (8 * (i % 4));
 }
-template <std::size_t W> std::vector<std::uint64_t> words(const VlWide<W> &w)
+/** A wide signal's words and @p extra narrow fields, as one checker payload:
+ *  on the stack, as sample() runs every cycle (no allocation per cycle). */
+template <std::size_t W, std::size_t E>
+std::array<std::uint64_t, W + E> words(const VlWide<W> &w, const std::array<std::uint64_t, E> &extra)
 {
-	return std::vector<std::uint64_t>(w.m_storage, w.m_storage + W);
+	std::array<std::uint64_t, W + E> r;
+	std::copy(w.m_storage, w.m_storage + W, r.begin());
+	std::copy(extra.begin(), extra.end(), r.begin() + W);
+	return r;
 }
 } // namespace
 
@@ -100,23 +108,17 @@ struct coh_engine_rtl::impl : tb::agent {
 	{
 		auto *m = s.m.get();
 		const std::uint64_t cyc = s.cycle;
-		auto rdreq_p = std::vector<std::uint64_t>{m->rdreq_id, m->rdreq_addr, m->rdreq_excl};
-		c_rdreq.observe(m->rdreq_valid, m->rdreq_ready, rdreq_p, cyc);
-		auto rdrsp_p = words(m->rdrsp_data);
-		rdrsp_p.push_back(m->rdrsp_id);
-		rdrsp_p.push_back(m->rdrsp_excl);
-		c_rdrsp.observe(m->rdrsp_valid, m->rdrsp_ready, rdrsp_p, cyc);
-		auto wrreq_p = words(m->wrreq_data);
-		wrreq_p.push_back(m->wrreq_id);
-		wrreq_p.push_back(m->wrreq_addr);
-		c_wrreq.observe(m->wrreq_valid, m->wrreq_ready, wrreq_p, cyc);
+		c_rdreq.observe(m->rdreq_valid, m->rdreq_ready, {m->rdreq_id, m->rdreq_addr, m->rdreq_excl}, cyc);
+		const auto rdrsp_p = words(m->rdrsp_data, std::array<std::uint64_t, 2>{m->rdrsp_id, m->rdrsp_excl});
+		c_rdrsp.observe(m->rdrsp_valid, m->rdrsp_ready, rdrsp_p.data(), rdrsp_p.size(), cyc);
+		const auto wrreq_p = words(m->wrreq_data, std::array<std::uint64_t, 2>{m->wrreq_id, m->wrreq_addr});
+		c_wrreq.observe(m->wrreq_valid, m->wrreq_ready, wrreq_p.data(), wrreq_p.size(), cyc);
 		c_wrrsp.observe(m->wrrsp_valid, m->wrrsp_ready, {m->wrrsp_id}, cyc);
 		c_lclreq.observe(m->lclreq_valid, m->lclreq_ready, {m->lclreq_addr, m->lclreq_inv}, cyc);
 		c_lclrsp.observe(m->lclrsp_valid, m->lclrsp_ready, {m->lclrsp_addr, m->lclrsp_inv}, cyc);
 		c_ulreq.observe(m->ulreq_valid, m->ulreq_ready, {m->ulreq_addr}, cyc);
-		auto dmsg_p = words(m->dmsg_data);
-		dmsg_p.push_back(m->dmsg_len);
-		c_dmsg.observe(m->dmsg_valid, m->dmsg_ready, dmsg_p, cyc);
+		const auto dmsg_p = words(m->dmsg_data, std::array<std::uint64_t, 1>{m->dmsg_len});
+		c_dmsg.observe(m->dmsg_valid, m->dmsg_ready, dmsg_p.data(), dmsg_p.size(), cyc);
 
 		f_rd = m->rdreq_valid && m->rdreq_ready;
 		f_wr = m->wrreq_valid && m->wrreq_ready;
