@@ -226,7 +226,10 @@ template <mem_type MT, class IO>
 	if constexpr (IO::simulated) {
 		return detail::invoke_any<MT>(io, st, o, req, n, resp);
 	} else {
-		if (io.isa() != wide_isa::none || (n & 7)) [[unlikely]]
+		// One branch for both conditions of the 8-byte path: 1.114x Fig. 3
+		// at 8 B instead of 1.136x with two (bench.pio_instructions).
+		static_assert(static_cast<std::size_t>(wide_isa::none) == 0);
+		if ((n & 7) | static_cast<std::size_t>(io.isa())) [[unlikely]]
 			return detail::invoke_any<MT>(io, st, o, req, n, resp);
 		// 1 <= n (the contract) and whole words: the loops need no zero test.
 		if (n < 8)
