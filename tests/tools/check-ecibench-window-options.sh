@@ -44,4 +44,21 @@ for args in "--channel 3" "--variant 5a --sizes 64" "--window-size 4096"; do
 	if [ $rc -eq 1 ]; then echo "ok   $args: accepted, then the window cannot be opened ($err)"
 	else echo "FAIL $args: exit $rc (expected 1 from opening the window), $err"; fail=1; fi
 done
+# --control (the image's I/O window, where CHANNELS and CONFIG are) is taken
+# only beside a window run and only as another window; with it, --shared and
+# a channel beyond the constant pass the check (the register decides, after
+# opening: tests/qemu's eci-control runs that part through the module).
+for bad in "--control kmod:eci1|--device sim:eci" "--control foo|--device kmod:eci0" \
+	   "--control eci0|--device kmod:eci0"; do
+	ctl=${bad%%|*}; dev=${bad#*|}
+	err=$("$bench" invoke $dev $ctl --no-pin -n 1 -w 0 2>&1 >/dev/null); rc=$?
+	if [ $rc -eq 2 ] && echo "$err" | grep -q -- "--control"; then echo "ok   $ctl with $dev: refused ($err)"
+	else echo "FAIL $ctl with $dev: exit $rc, $err"; fail=1; fi
+done
+for args in "--shared" "--channel 7"; do
+	err=$("$bench" invoke --device /nonexistent/pioc/eci0 --control /nonexistent/pioc/eci1 --no-pin -n 1 -w 0 \
+		$args 2>&1 >/dev/null); rc=$?
+	if [ $rc -eq 1 ] && echo "$err" | grep -q "eci1"; then echo "ok   --control with $args: accepted, then eci1 cannot be opened"
+	else echo "FAIL --control with $args: exit $rc (expected 1 from opening eci1), $err"; fail=1; fi
+done
 exit $fail

@@ -8,6 +8,7 @@
 #include "devices.hpp"
 
 #include <pioc/bench/histogram.hpp>
+#include <pioc/coherent/engine_control.hpp>
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
 #include <pioc/coherent/port.hpp>
@@ -34,6 +35,7 @@ struct invoke_opts {
 	std::string variant = "5a";
 	bool shared = false, pipelined = false;
 	std::uint64_t line = 128, window_size = 0, channel = 0;
+	std::string control; ///< the image's I/O window (kmod:eciN), where its control block is
 };
 
 /** Refuses, before anything is opened, every option the window path (our
@@ -50,18 +52,60 @@ void check_window_options(const invoke_opts &o, coherent::variant v)
 		throw usage_error(fmt::format("--variant {}: the window is homed on the device (the FPGA); Fig. 5c "
 					      "needs lines homed on the CPU, which only the simulated device offers",
 					      coherent::to_string(v)));
-	if (o.shared)
+	if (o.shared && o.control.empty())
 		throw usage_error("--shared: on the Enzian image Shared or Exclusive is the engine's CONFIG register "
-				  "(CFG_EXCLUSIVE, reset 1), in its control block, which ecibench does not map");
+				  "(CFG_EXCLUSIVE, reset 1), in its control block: give the image's I/O window with "
+				  "--control kmod:eciN so that ecibench can set it");
 	if (o.pipelined)
 		throw usage_error("--pipelined: the Enzian image's coherent engine has no data banks (line-by-line "
 				  "only); pipelined mode runs on the simulated device");
 	if (o.line != cd::LINE_BYTES)
 		throw usage_error(fmt::format("--line {}: the Enzian image's lines are {} bytes", o.line, cd::LINE_BYTES));
-	if (o.channel >= cd::CPU_CHANNELS)
-		throw usage_error(fmt::format("--channel {}: the Enzian image has {} CPU-initiated channels (0..{}); "
-					      "a read of another channel's line is never answered",
+	// With --control the count is the image's CHANNELS register, read once
+	// the window is open (check_channel); without it, the register map's.
+	if (o.control.empty() && o.channel >= cd::CPU_CHANNELS)
+		throw usage_error(fmt::format("--channel {}: the Enzian image has {} CPU-initiated channels (0..{}, "
+					      "the register map's constant; --control kmod:eciN reads the image's "
+					      "CHANNELS register instead); a read of another channel's line is never "
+					      "answered",
 					      o.channel, cd::CPU_CHANNELS, cd::CPU_CHANNELS - 1));
+}
+
+/** --control's window as kmod:eciN; refused unless the run is on a window
+ *  too (the simulated engines are set up through their ports). */
+std::string control_window(const std::string &spec, const device_choice &d)
+{
+	const auto refuse = [&](std::string_view why) {
+		return usage_error(fmt::format("--control {}: {}", spec, why));
+	};
+	if (d.kind != device_kind::window)
+		throw refuse(fmt::format("the control block is read on a window run (--device kmod:eciN) only; {} "
+					 "is set up through its own port",
+					 d.spec));
+	device_choice c;
+	try {
+		c = classify(spec);
+	} catch (const usage_error &) {
+		c.kind = device_kind::model;
+	}
+	if (c.kind != device_kind::window)
+		throw refuse("not a module's ECI window (kmod:eciN, eciN or /dev/pioc/eciN naming the image's I/O "
+			     "window)");
+	if (c.spec == d.spec)
+		throw refuse("the same window as --device; the control block is in the image's I/O window, another "
+			     "one");
+	return c.spec;
+}
+
+/** --channel against the image's own CHANNELS register. */
+void check_channel(const invoke_opts &o, const coherent::engine_control &ctl)
+{
+	const std::uint32_t n = ctl.channels();
+	if (o.channel >= n)
+		throw usage_error(fmt::format("--channel {}: the engine behind {} reports {} CPU-initiated channels "
+					      "in its CHANNELS register (offset {:#x}); a read of another channel's "
+					      "line is never answered",
+					      o.channel, ctl.name(), n, cd::CHANNELS.offset));
 }
 
 /** The timed loop, once per line-access policy (no backend branch inside). */
@@ -104,6 +148,17 @@ bench::report describe_run(const invoke_opts &o, const device_choice &d, coheren
 void run_on_window(const invoke_opts &o, const device_choice &d, bench::report &rep)
 {
 	rep.extra["answer"] = "exclusive (the image's CONFIG reset value; not read)";
+	rep.extra["channels"] = {{"count", cd::CPU_CHANNELS}, {"from", "register map constant"}};
+	if (!o.control.empty()) {
+		// The image's control block: what it offers, and --shared applied.
+		const coherent::engine_control ctl(device::open(o.control).map(0, mem_type::uc));
+		check_channel(o, ctl);
+		ctl.set_exclusive(!o.shared);
+		rep.extra["answer"] = ctl.exclusive() ? "exclusive" : "shared";
+		rep.extra["channels"] = {{"count", ctl.channels()},
+					 {"from", fmt::format("CHANNELS register of {}", ctl.name())}};
+		rep.extra["engine_version"] = fmt::format("{}.{}", ctl.version() >> 16, ctl.version() & 0xffff);
+	}
 	auto dev = device::open(d.spec);
 	const auto line = static_cast<std::uint32_t>(o.line);
 	const coherent::window w = dev.coherent().map_window(o.window_size);
@@ -233,6 +288,10 @@ pioc::tool::tool::body ecibench_invoke(CLI::App &cmd)
 	c.add_count("--window-size", "BYTES", "bytes to map of a window (default: all of it)", o.window_size, 0,
 		    ~0ull);
 	c.add_count("--channel", "N", "channel (one per core, 64 KiB apart)", o.channel, 0, 1023);
+	c.add_text("--control", "SPEC",
+		   "with kmod:eciN: the image's I/O window (kmod:eciM), whose control block gives the channel "
+		   "count (CHANNELS) and takes --shared (CONFIG)",
+		   o.control);
 	c.footer("Simulated runs report modelled time and add messages_per_op and round_trips_per_op\n"
 		 "(rtl:coh also cycles_per_op). Old spellings: --window eci0 is --device kmod:eci0,\n"
 		 "--engine rtl is --device rtl:coh.\n"
@@ -253,6 +312,8 @@ pioc::tool::tool::body ecibench_invoke(CLI::App &cmd)
 		pioc::tool::apply_backend_defaults(o.common, "ecibench invoke", d.spec, cmd);
 		if (d.kind == device_kind::cores)
 			throw usage_error("--device cores: invoke needs a device (sim:eci, rtl:coh, kmod:eciN)");
+		if (!o.control.empty())
+			o.control = control_window(o.control, d);
 		if (d.kind == device_kind::window)
 			check_window_options(o, *v);
 		else if (c.given("--window-size"))

@@ -8,6 +8,7 @@
 //   pioc-qemu-guest hold <BDF>             keep the device open until killed
 #include "kmod/kmod_transport.hpp"
 
+#include <pioc/regs/coh_dev.hpp>
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
 #include <pioc/region.hpp>
@@ -359,6 +360,31 @@ void test_eci_io()
 	EXPECT(w.read<std::uint64_t>(65536) != 65536 * 0x0101010101010101ULL + 1, "pattern check cannot fail");
 }
 
+/** The coherent engine's control block as our Enzian image puts it at the
+ *  start of its I/O window, written into the guest's I/O window (plain
+ *  memory here) so that ecibench's --control runs through the module: two
+ *  channels (not the register map's four) and CONFIG with another bit set
+ *  beside CFG_EXCLUSIVE, which --shared must keep. */
+void test_eci_control_block()
+{
+	namespace C = pioc::regs::coh_dev;
+	auto w = transport::open("eci1")->map_bar(0, pioc::mem_type::uc);
+	w.write<std::uint32_t>(C::ID.offset, C::id_value);
+	w.write<std::uint32_t>(C::VERSION.offset, C::version_major << 16 | C::version_minor);
+	w.write<std::uint32_t>(C::CONFIG.offset, 0x100 | C::CFG_EXCLUSIVE);
+	w.write<std::uint32_t>(C::CHANNELS.offset, 2);
+}
+
+/** After `ecibench invoke --control kmod:eci1 --shared`: CFG_EXCLUSIVE
+ *  cleared, the other bit kept. */
+void test_eci_control_shared()
+{
+	namespace C = pioc::regs::coh_dev;
+	auto w = transport::open("eci1")->map_bar(0, pioc::mem_type::uc);
+	const auto cfg = w.read<std::uint32_t>(C::CONFIG.offset);
+	EXPECT(cfg == 0x100, "CONFIG {:#x} after ecibench --shared (expected 0x100)", cfg);
+}
+
 // --------------------------------------------------------- bad input
 
 void test_bad_input()
@@ -660,6 +686,8 @@ int main(int argc, char **argv)
 		else if (n == "testdev") run(n, test_testdev);
 		else if (n == "eci") run(n, test_eci);
 		else if (n == "eci-io") run(n, test_eci_io);
+		else if (n == "eci-control-block") run(n, test_eci_control_block);
+		else if (n == "eci-control-shared") run(n, test_eci_control_shared);
 		else if (n == "bad-input") run(n, test_bad_input);
 		else if (n == "fuzz") run(n, [&] { test_fuzz(seed, iterations); });
 		else if (n == "unbind") run(n, [] { test_unbind(false); });
