@@ -149,7 +149,12 @@ void coh_engine_rtl::reset()
 	p.q_rd.clear();
 	p.q_wr.clear();
 	p.q_lcl.clear();
-	p.q_msg.clear();
+	// Device messages come from the application beside the engine, which
+	// this reset does not reach (rst_n of coh_top only): the one the
+	// engine took (f_msg) is gone, the others are offered again after it.
+	// The behavioural model keeps its queued messages the same way.
+	if (p.f_msg)
+		p.q_msg.pop_front();
 	p.f_rd = p.f_wr = p.f_lcl = p.f_msg = false;
 	m->rdreq_valid = m->wrreq_valid = m->lclrsp_valid = m->dmsg_valid = 0;
 	auto forget = [&p] {

@@ -115,9 +115,9 @@ void coh_rtl_engine::post(std::vector<std::uint8_t> m, double at)
 					m.size(), max_payload));
 	if (at < ctx_.now())
 		at = ctx_.now();
-	ctx_.at(at, [this, m = std::move(m), g = gen_] {
-		if (g != gen_)
-			return;
+	// The message's producer is not the engine: a restart in between
+	// (restart()) does not take it back.
+	ctx_.at(at, [this, m = std::move(m)] {
 		rtl_->push_message(m.data(), m.size());
 		kick();
 	});

@@ -92,7 +92,8 @@ public:
 	 *  configuration, whose line storage keeps its content (written back
 	 *  into it first, as block RAM keeps it over a reset). Reads the
 	 *  directory still holds are then presented to it again; lines it had
-	 *  locked are unlocked. */
+	 *  locked are unlocked. Device messages (post()) the engine has not
+	 *  taken stay queued: their producer is not reset with it. */
 	void restart();
 
 	/** Clock cycles simulated (over restarts) and the clock. */
