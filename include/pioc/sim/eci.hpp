@@ -192,8 +192,9 @@ public:
 	/** Issues loads to all @p lines at once (independent loads in flight,
 	 *  bounded by TAD transactions) and waits for all of them. */
 	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
-	/** A barrier instruction (modelled cost only: the model's stores are
-	 *  already in the L2 in program order). */
+	/** A barrier instruction: its modelled cost, and the ordering it gives
+	 *  when the store buffer or weak load order is on (store_buffer(),
+	 *  load_order(): which kinds order stores, which order loads). */
 	void cpu_barrier(barrier::kind k);
 	/** Evicts the line at @p addr from the CPU's L2 (dc civac / clflush, or a
 	 *  capacity eviction): VICD/VICC to a device home; silent (no message)
