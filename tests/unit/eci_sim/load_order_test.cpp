@@ -314,9 +314,10 @@ TEST_CASE("load order: every Fig. 5 answer right with the code's barriers while 
 // by line (5a, 5b): the payload shares the control word's line, so it comes
 // back old only when the CPU held the line (a "not ready" snapshot from a
 // speculative read) at the ordering point and lost it before the control
-// load missed: rarer, still wrong. 5c/5d line by line are not shown here:
-// the CPU-homed engine takes its "not ready" snapshot back at once, so the
-// CPU seldom holds an old copy at the ordering point (none in these runs).
+// load missed: rarer, still wrong. 5c/5d line by line are not shown here
+// (none in 4 seeds x 4000): a CPU-homed line the CPU just lost is served
+// from its DRAM, not by the device, unless the device took it back first,
+// and the adversary leaves it no time to (protocols.md).
 TEST_CASE("load order: without the acquire's load barrier the CPU copies answers older than the control word")
 {
 	for (auto v : {coherent::variant::cpu_dev, coherent::variant::cpu_cpu}) {
