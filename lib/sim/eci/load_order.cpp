@@ -9,7 +9,11 @@
 // adversary or capacity eviction) and where the engine touches a line it
 // answers plainly while the CPU holds no copy (lo_device_access). A line
 // never captured since the ordering point still has the value it had then,
-// so an in-order load returns the same thing an early one would.
+// so an in-order load returns the same thing an early one would. A load
+// that reads the current value moves the bytes it read forward to it
+// (lo_read_current), and the CPU's own store or dc civac of the line drops
+// the kept value (lo_forget): what is kept is always the oldest value the
+// next load of those bytes may still return.
 #include <pioc/sim/eci.hpp>
 
 #include <algorithm>
