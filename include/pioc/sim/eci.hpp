@@ -153,6 +153,13 @@ public:
 	/** The CPU's home forwards a CPU request for CPU-homed @p addr that the
 	 *  device holds; the engine must eventually call release_cpu_line(). */
 	virtual void on_forward(engine_ctx &ctx, std::uint64_t addr) { ctx.release_cpu_line(addr); }
+	/** Whether the engine answers a CPU read of @p addr at once with the
+	 *  line's data, as plain memory does (not a signal, never held). Then a
+	 *  load the CPU issued early would have read the data as it was then:
+	 *  the load-order adversary (system::load_order) may answer a later
+	 *  load with it. Default no: any read may be a signal the engine
+	 *  answers in its own time. */
+	virtual bool plain_read(std::uint64_t /*addr*/) const { return false; }
 };
 
 /** The whole modelled machine: one CPU core + L2, the link, the device. */
@@ -185,8 +192,9 @@ public:
 	/** Issues loads to all @p lines at once (independent loads in flight,
 	 *  bounded by TAD transactions) and waits for all of them. */
 	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
-	/** A barrier instruction (modelled cost only: the model's stores are
-	 *  already in the L2 in program order). */
+	/** A barrier instruction: its modelled cost, and the ordering it gives
+	 *  when the store buffer or weak load order is on (store_buffer(),
+	 *  load_order(): which kinds order stores, which order loads). */
 	void cpu_barrier(barrier::kind k);
 	/** Evicts the line at @p addr from the CPU's L2 (dc civac / clflush, or a
 	 *  capacity eviction): VICD/VICC to a device home; silent (no message)
@@ -228,9 +236,32 @@ public:
 	void store_buffer(std::uint64_t seed, double drain_rate);
 	/** Stores performed out of program order so far (store buffer on). */
 	std::uint64_t store_buffer_reorders() const noexcept { return sb_reorders_; }
+	/** Weak load order (ARMv8 allows it): a load not ordered by a barrier
+	 *  may be satisfied early, anywhere after the CPU's last ordering
+	 *  point for loads (load_load, store_load, full; an acquire load is a
+	 *  load then load_load in eci_sim_lines). The model keeps, per line,
+	 *  the value a load issued at that point could have read (the CPU's
+	 *  copy then, or, for a line the engine answers plainly, the device's
+	 *  data before its first change) and, with probability @p rate, answers
+	 *  a program load with it instead of the current value. Never older
+	 *  than: the last ordering point; the CPU's own stores to the line
+	 *  (they drop the line's old value); an earlier load of the same bytes
+	 *  that read a newer value (their old value becomes the one it read:
+	 *  same-address loads stay in order; other bytes of the line keep
+	 *  theirs); the code's eviction of the line (dc civac is ordered with
+	 *  loads of its line). Seeded with @p seed; rate 0 (the
+	 *  default) performs every load in program order. See
+	 *  Documentation/protocols.md (the load side of the adversary). */
+	void load_order(std::uint64_t seed, double rate);
+	/** Program loads answered with an older value (load_order on). */
+	std::uint64_t load_order_early() const noexcept { return lo_early_; }
+	/** Of those, the ones whose bytes differed from what an in-order load
+	 *  would have read (where the model knows that without asking). */
+	std::uint64_t load_order_stale() const noexcept { return lo_stale_; }
 	/** For tests that must fail: the CPU acts as if the code issued no
 	 *  barrier of kind @p k (what deleting those barriers from the code
-	 *  does on this model), until called again with @p on false. */
+	 *  does on this model; load and store side alike), until called again
+	 *  with @p on false. */
 	void ignore_barrier(barrier::kind k, bool on = true) noexcept;
 
 	/** Evictions and speculative loads the adversary made so far. */
@@ -264,6 +295,24 @@ private:
 	void sb_perform(std::size_t i);
 	void sb_drain_line(std::uint64_t line);
 	void sb_drain_all();
+	// Load order (load_order.cpp): per line, the oldest value a load after
+	// the last ordering point and after the last load of the same bytes
+	// could read.
+	struct lo_snapshot {
+		std::uint64_t epoch = 0;
+		std::vector<std::uint8_t> data;
+	};
+	lo_snapshot *lo_find(std::uint64_t line);
+	void lo_capture(std::uint64_t line, const std::uint8_t *now);
+	bool lo_early(std::uint64_t addr, void *dst, std::size_t n);
+	void lo_read_current(std::uint64_t addr, std::size_t n, const std::uint8_t *line_now);
+	void lo_order_point(barrier::kind k);
+	void lo_forget(std::uint64_t line);
+	void lo_device_access(std::uint64_t line);
+	/** What the line holds now: the CPU's valid copy or (none, and none on
+	 *  its way home) the device-side copy; with @p device_side_only only
+	 *  the latter. nullptr if neither is known. */
+	const std::uint8_t *readable_now(std::uint64_t line, bool device_side_only) const;
 	void schedule(double t, std::function<void()> f);
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
@@ -312,6 +361,12 @@ private:
 	bool in_sb_ = false;
 	std::uint64_t sb_reorders_ = 0;
 	unsigned ignored_barriers_ = 0; // bit per barrier::kind
+	std::unordered_map<std::uint64_t, lo_snapshot> lo_snap_;
+	std::uint64_t lo_epoch_ = 1;
+	std::mt19937_64 lo_rng_;
+	double lo_rate_ = 0;
+	bool hw_evicting_ = false; // capacity eviction (not the code's dc civac)
+	std::uint64_t lo_early_ = 0, lo_stale_ = 0;
 };
 
 } // namespace pioc::sim::eci

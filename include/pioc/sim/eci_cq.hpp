@@ -80,6 +80,8 @@ public:
 
 	void on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive) override;
 	void on_victim(engine_ctx &ctx, std::uint64_t addr, bool dirty) override;
+	/** Everything but the CPU -> device ring (a read there is a store's RLDX). */
+	bool plain_read(std::uint64_t addr) const override;
 
 private:
 	std::uint64_t entry(std::uint64_t ring, std::uint64_t i) const noexcept;

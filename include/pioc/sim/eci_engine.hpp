@@ -70,6 +70,8 @@ public:
 
 	void on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive) override;
 	void on_forward(engine_ctx &ctx, std::uint64_t addr) override;
+	/** Data lines and lines outside the channels: plain grants. */
+	bool plain_read(std::uint64_t addr) const override;
 
 	/** Device-initiated variants: queue a message for channel @p ch that
 	 *  becomes available at simulated time @p at (now if negative). */

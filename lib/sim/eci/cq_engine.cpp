@@ -79,6 +79,8 @@ void cq_engine::on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive)
 	ctx.answer(line, exclusive);
 }
 
+bool cq_engine::plain_read(std::uint64_t addr) const { return !is_entry(to_, addr - addr % line_); }
+
 void cq_engine::on_victim(engine_ctx &, std::uint64_t addr, bool)
 {
 	// An entry the CPU evicted is back in the device's memory: the next

@@ -195,7 +195,9 @@ void system::maybe_capacity_evict(std::uint64_t keep)
 		auto &c = cpu_cache_[line];
 		if (line == keep || c->pending || c->st == line_state::I)
 			continue;
+		hw_evicting_ = true; // the hardware's, not the code's: orders no load
 		cpu_evict(line);
+		hw_evicting_ = false;
 		--valid;
 	}
 }
@@ -331,6 +333,7 @@ void system::cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std
 			auto &c = *it->second;
 			dirty = c.st == line_state::M || c.st == line_state::O;
 			data = c.data;
+			lo_capture(line, c.data.data()); // an early load could have hit it
 			c.st = line_state::I;
 		}
 		after(dirty, std::move(data));
@@ -383,6 +386,10 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	if (!in_adv_) { // a speculative read does not wait for the store buffer
 		sb_step();
 		sb_drain_line(line); // the CPU reads its own buffered stores
+		if (lo_rate_ > 0 && lo_early(addr, dst, n)) { // satisfied before loads it was not ordered behind
+			cpu_spend(cfg_.l2_hit_ns);
+			return;
+		}
 	}
 	auto it = cpu_cache_.find(line);
 	if (it == cpu_cache_.end() || it->second->st == line_state::I) {
@@ -396,6 +403,8 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	// time pass (a forward arriving meanwhile must see this store or load).
 	auto &c = *cpu_cache_[line];
 	std::memcpy(dst, c.data.data() + (addr - line), n);
+	if (lo_rate_ > 0 && !in_adv_)
+		lo_read_current(addr, n, c.data.data());
 	touch_lru(line);
 	cpu_spend(cfg_.l2_hit_ns);
 	maybe_capacity_evict(line);
@@ -427,6 +436,7 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	auto &c = *cpu_cache_[line];
 	std::memcpy(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
+	lo_forget(line); // later loads of the line read this store or newer
 	touch_lru(line);
 	cpu_spend(cfg_.l2_hit_ns);
 	maybe_capacity_evict(line);
@@ -468,6 +478,7 @@ void system::cpu_barrier(barrier::kind k)
 		sb_drain_all(); // earlier stores performed before anything after the barrier
 	if (k != barrier::kind::full) {
 		cpu_spend(k == barrier::kind::compiler ? 0 : cfg_.barrier_ns);
+		lo_order_point(k);
 		return;
 	}
 	// dsb sy: the model lets ThunderX-1 broadcast a GSYNC; the device answers GSDN.
@@ -481,18 +492,24 @@ void system::cpu_barrier(barrier::kind k)
 		});
 	});
 	run_until(done, 0, "GSYNC");
+	lo_order_point(k);
 }
 
 void system::cpu_evict(std::uint64_t addr)
 {
 	check_access(addr, 1, "eviction");
 	auto line = line_of(addr);
+	const bool code = !in_adv_ && !hw_evicting_;
+	if (code)
+		lo_forget(line); // dc civac: later loads of the line go past it, to the home
 	auto it = cpu_cache_.find(line);
 	if (it == cpu_cache_.end() || it->second->st == line_state::I || it->second->pending)
 		return;
 	auto &c = *it->second;
 	bool dirty = c.st == line_state::M || c.st == line_state::O;
 	auto data = c.data;
+	if (!code)
+		lo_capture(line, c.data.data()); // an early load could have hit it
 	c.st = line_state::I;
 	if (c.stamp) {
 		lru_.erase(c.stamp);
@@ -531,6 +548,22 @@ line_state system::device_state(std::uint64_t addr) const
 	return it == dir_.end() ? line_state::I : it->second->dev;
 }
 
+const std::uint8_t *system::readable_now(std::uint64_t line, bool device_side_only) const
+{
+	auto c = cpu_cache_.find(line);
+	const bool cpu_copy = c != cpu_cache_.end() && c->second->st != line_state::I;
+	if (cpu_copy)
+		return device_side_only ? nullptr : c->second->data.data();
+	auto d = dir_.find(line);
+	auto m = mem_.find(line);
+	const std::uint8_t *home = m == mem_.end() ? nullptr : m->second.data();
+	if (home_of(line) == home::device) // unless the CPU's copy is still on its way home
+		return d != dir_.end() && d->second->cpu != line_state::I ? nullptr : home;
+	if (d != dir_.end() && d->second->dev != line_state::I && !d->second->devdata.empty())
+		return d->second->devdata.data();
+	return home;
+}
+
 // ---------------------------------------------------------------- engine API
 
 double engine_ctx::now() const noexcept { return sys_.now_; }
@@ -539,6 +572,7 @@ std::uint32_t engine_ctx::line_size() const noexcept { return sys_.cfg_.line_siz
 std::uint8_t *engine_ctx::data(std::uint64_t addr)
 {
 	auto line = sys_.line_of(addr);
+	sys_.lo_device_access(line); // before the engine changes it
 	if (sys_.home_of(line) == home::device)
 		return sys_.home_mem(line).data();
 	auto &dp = sys_.dir_[line];

@@ -107,6 +107,13 @@ void proto_engine::on_forward(engine_ctx &ctx, std::uint64_t addr)
 	signal(ch, static_cast<unsigned>(x));
 }
 
+bool proto_engine::plain_read(std::uint64_t addr) const
+{
+	std::uint32_t ch;
+	int x;
+	return !locate(addr, ch, x) || x < 0; // control lines are signals
+}
+
 void proto_engine::reclaim(std::uint64_t addr, std::function<void()> done)
 {
 	if (coherent::device_homed(cfg_.v)) {

@@ -78,15 +78,6 @@ template <class Inv> void checked_call(Inv &inv, counting_fn &fn, std::uint32_t 
 	REQUIRE(std::equal(req.rbegin(), req.rend(), resp.begin() + 8));
 }
 
-std::vector<std::uint64_t> channel_lines(const coherent::layout &l, std::uint64_t base)
-{
-	std::vector<std::uint64_t> v{base + l.ctrl_off(0), base + l.ctrl_off(1)};
-	for (std::uint32_t i = 0; i < l.data_lines; ++i)
-		for (unsigned b = 0; b < 2; ++b)
-			v.push_back(base + l.data_off(b, i));
-	return v;
-}
-
 const std::size_t sizes[] = {1, 8, 119, 120, 121, 240, 700, 2000, 4000};
 } // namespace
 

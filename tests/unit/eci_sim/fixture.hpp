@@ -6,6 +6,7 @@
 #include <pioc/sim/eci_lines.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -39,6 +40,38 @@ inline std::vector<std::uint8_t> pattern(std::size_t n, unsigned salt)
 	for (std::size_t i = 0; i < n; ++i)
 		v[i] = static_cast<std::uint8_t>(i * 7 + salt * 13 + (i >> 8));
 	return v;
+}
+
+/** Every line of a channel: both control lines and both data banks. */
+inline std::vector<std::uint64_t> channel_lines(const coherent::layout &l, std::uint64_t base)
+{
+	std::vector<std::uint64_t> v{base + l.ctrl_off(0), base + l.ctrl_off(1)};
+	for (std::uint32_t i = 0; i < l.data_lines; ++i)
+		for (unsigned b = 0; b < 2; ++b)
+			v.push_back(base + l.data_off(b, i));
+	return v;
+}
+
+/** @p calls calls of an echo device, each request of the next size in
+ *  @p sizes tagged with its number; returns how many answers were wrong or
+ *  refused (the invoker resyncs after a refusal). */
+template <class Inv> unsigned echo_calls(Inv &inv, unsigned calls, const std::vector<std::size_t> &sizes)
+{
+	unsigned bad = 0;
+	std::vector<std::uint8_t> resp(coherent::max_message);
+	for (std::uint32_t id = 1; id <= calls; ++id) {
+		auto req = pattern(sizes[id % sizes.size()], id);
+		std::memcpy(req.data(), &id, 4);
+		try {
+			const std::size_t got = inv.call(req.data(), req.size(), resp.data(), resp.size());
+			if (got != req.size() || !std::equal(req.begin(), req.end(), resp.begin()))
+				++bad;
+		} catch (const pioc::error &) {
+			++bad;
+			inv.resync();
+		}
+	}
+	return bad;
 }
 
 inline double median(std::vector<double> v)

@@ -44,20 +44,7 @@ outcome run_calls(coherent::variant v, bool pipelined, std::uint64_t seed, unsig
 	o.max_not_ready = 1000;
 	auto inv = r.invoker(0, o);
 	outcome out;
-	std::vector<std::uint8_t> resp(coherent::max_message);
-	const std::size_t sizes[] = {8, 119, 240, 700, 2000};
-	for (std::uint32_t id = 1; id <= calls; ++id) {
-		auto req = pattern(sizes[id % std::size(sizes)], id);
-		std::memcpy(req.data(), &id, 4);
-		try {
-			const std::size_t got = inv.call(req.data(), req.size(), resp.data(), resp.size());
-			if (got != req.size() || !std::equal(req.begin(), req.end(), resp.begin()))
-				++out.bad;
-		} catch (const pioc::error &) {
-			++out.bad;
-			inv.resync();
-		}
-	}
+	out.bad = echo_calls(inv, calls, {8, 119, 240, 700, 2000});
 	out.reorders = r.sys->store_buffer_reorders();
 	return out;
 }
