@@ -5,6 +5,7 @@
 
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
+#include <pioc/nic/dma_nic.hpp>
 #include <pioc/nic/pio_nic.hpp>
 
 #include <string>
@@ -18,6 +19,7 @@ struct path_entry {
 
 inline constexpr path_entry paths[] = {
 	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))"},
+	{"dma", "sim:nic_dma", "PCIe DMA: XDMA stream engines, descriptor rings in host memory (Fig. 8(a))"},
 };
 
 inline const path_entry &find_path(std::string_view name)
@@ -33,6 +35,8 @@ template <class F> void with_path(std::string_view name, pioc::device &dev, pioc
 {
 	if (name == "pio")
 		pioc::nic::with_pio_nic(dev, rings, f);
+	else if (name == "dma")
+		pioc::nic::with_dma_nic(dev, rings, f);
 	else
 		find_path(name); // throws, naming the path
 }

@@ -100,6 +100,8 @@ public:
 	void c2h_stream_push(unsigned ch, stream_packet p);
 	/** Packets offered to C2H channel @p ch and not yet written whole. */
 	std::size_t c2h_stream_waiting(unsigned ch) const;
+	/** Bytes of those packets not yet written. */
+	std::size_t c2h_stream_waiting_bytes(unsigned ch) const;
 	/** Looped-back packets dropped because an H2C descriptor inside them
 	 *  left a partial beat (tkeep not all ones before tlast: PG195 forbids
 	 *  it on the C2H stream). */

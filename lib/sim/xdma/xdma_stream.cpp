@@ -31,6 +31,15 @@ namespace pioc::sim {
 
 namespace r = pioc::regs::xdma;
 
+std::size_t xdma_dev::c2h_stream_waiting_bytes(unsigned ch) const
+{
+	std::size_t n = 0;
+	if (ch < c2h_.size())
+		for (const auto &p : c2h_[ch].stream_in)
+			n += p.bytes.size() - p.taken;
+	return n;
+}
+
 bool xdma_dev::credit_mode(const engine &e) const noexcept
 {
 	return credit_mode_ >> r::credit_mode_bit(e.c2h, e.ch) & 1;
