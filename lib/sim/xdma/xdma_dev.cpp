@@ -477,6 +477,7 @@ void xdma_dev::start_run(engine &e, double t)
 		return;
 	++e.gen;
 	e.busy = true;
+	e.parked = false; // a stream engine stopped while waiting waits no more
 	e.stale_busy_until = 0;
 	e.completed = 0;
 	e.status = 0; // PG195: every status field resets on setting the run bit

@@ -245,3 +245,20 @@ TEST_CASE("stream model: a partial beat inside a packet is dropped, a C2H length
 	CHECK((run(true, build_chain(d + 8, mem.bus + 256, 1, std::span(&one, 1))) & r::ST_INVALID_LENGTH));
 	CHECK(model_of(dev).c2h_stream_waiting(1) == 1);
 }
+
+TEST_CASE("stream: a C2H ring started again fetches its credited descriptors before any packet")
+{
+	device dev = device::open("sim:xdma_stream");
+	dma x(dev);
+	const std::uint64_t credits = r::sgdma_base(true, 0) + r::SG_DESC_CREDITS;
+	for (int round = 0; round < 2; ++round) {
+		INFO("round " << round);
+		stream_ring rx(x.c2h(0), 8, 1024);
+		rx.start();
+		// the engine fetches every credited descriptor at once and waits
+		// for data (credits read what is left)
+		for (int i = 0; i < 20; ++i)
+			(void)x.config().read<std::uint32_t>(r::engine_base(true, 0) + r::ENG_STATUS);
+		CHECK(x.config().read<std::uint32_t>(credits) == 0);
+	} // the ring stops the engine (waiting for data) and the next starts it
+}
