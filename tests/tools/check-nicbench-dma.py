@@ -26,6 +26,7 @@ for mode in ("rx", "tx", "throughput"):
     j = json.loads(p.stdout)
     assert j["tool"] == f"nicbench {mode}", j["tool"]
     assert j["simulated"] is True and j["device"] == "sim:nic_dma" and j["path"] == "dma", j
+    assert j["memory_type"] == "uc", j["memory_type"]  # BAR0 and the config BAR, both uncached
     assert [r["size"] for r in j["results"]] == [64, 1536, 9600], j["results"]
     for r in j["results"]:
         assert r["p50_ns"] > 0 and r["max_ns"] >= r["p50_ns"], r

@@ -15,11 +15,12 @@ namespace nicbench {
 
 struct path_entry {
 	std::string_view name, default_device, what;
+	std::string_view memory_type; ///< how the driver maps the device (the report's memory_type)
 };
 
 inline constexpr path_entry paths[] = {
-	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))"},
-	{"dma", "sim:nic_dma", "PCIe DMA: XDMA stream engines, descriptor rings in host memory (Fig. 8(a))"},
+	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))", "uc+wc"},
+	{"dma", "sim:nic_dma", "PCIe DMA: XDMA stream engines, descriptor rings in host memory (Fig. 8(a))", "uc"},
 };
 
 inline const path_entry &find_path(std::string_view name)
