@@ -213,3 +213,25 @@ TEST_CASE("dma nic: frames back to back with a ring's worth in flight, both link
 		CHECK(reg32(dev, rd::RX_DROPS) == 0);
 	}
 }
+
+TEST_CASE("dma nic: TX stamps left unread past the FIFO are reported lost, naming the frame; RX stamps of skipped "
+	  "frames are skipped")
+{
+	auto dev = pioc::device::open("sim:nic_dma");
+	with_dma_nic(dev, {64, 64}, [](auto &nic) {
+		std::mt19937_64 rng(2);
+		std::vector<std::byte> buf(mtu);
+		const unsigned n = unsigned(rd::STAMP_FIFO) + 40;
+		unsigned got = 0;
+		for (unsigned sent = 0; got < n;) {
+			if (sent < n && sent - got < 32 && nic.send(random_frame(rng, 60)))
+				++sent;
+			got += nic.poll_rx(buf) != 0; // never last_rx(), never poll_tx()
+		}
+		// the RX stamp of the last frame is still there, behind 1023 skipped ones
+		CHECK(nic.last_rx().mac_cycle > 0);
+		tx_info ti;
+		CHECK_THROWS_WITH(nic.poll_tx(ti),
+				  Catch::Contains("TX stamp of frame 0") && Catch::Contains("not in its FIFO"));
+	});
+}
