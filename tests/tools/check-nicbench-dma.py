@@ -37,7 +37,7 @@ for mode in ("rx", "tx", "throughput"):
     rows[mode] = [r["p50_ns"] for r in j["results"]]
 
 rx, tx = rows["rx"], rows["tx"]
-assert rx[0] < rx[1] < rx[2], f"DMA RX latency should still grow a little with the frame: {rx}"
-assert rx[2] < 10 * rx[0], f"DMA RX latency should not grow like PIO's: {rx}"
+assert rx[0] < rx[2], f"DMA RX latency should still grow a little with the frame: {rx}"
+assert rx[2] < 2 * rx[0], f"DMA RX latency should not grow like PIO's (C2H writes as beats arrive): {rx}"
 assert tx[0] < tx[2], f"DMA TX latency should grow with the frame (the engine reads it): {tx}"
 print("nicbench dma ok:", rows)

@@ -110,26 +110,22 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 	x_->schedule_user(ns_at(m.tx_stamp), [this, seq, m] { push_stamp(tx_stamps_, seq, m.tx_stamp, !m.delivered); });
 	if (!m.delivered)
 		return;
-	// RX: the frame gets a FIFO place at its first beat or is dropped whole;
-	// at its last beat it is offered to C2H0 and its stamp is pushed.
+	// RX: at its first beat the frame gets a FIFO place or is dropped
+	// whole; C2H0 takes its beats as they arrive (one per cycle up to the
+	// last at rx_stamp) and the stamp is pushed with the last beat.
 	auto pkt = std::make_shared<std::vector<std::uint8_t>>(std::move(bytes));
 	x_->schedule_user(ns_at(m.rx_first), [this, pkt, m] {
-		const std::size_t bytes = x_->c2h_stream_waiting_bytes(0) + rx_unpushed_bytes_ + pkt->size();
-		if (x_->c2h_stream_waiting(0) + rx_unpushed_ >= r::RX_FIFO_FRAMES || bytes > r::RX_FIFO_BYTES) {
+		const std::size_t bytes = x_->c2h_stream_waiting_bytes(0) + pkt->size();
+		if (x_->c2h_stream_waiting(0) >= r::RX_FIFO_FRAMES || bytes > r::RX_FIFO_BYTES) {
 			++rx_drops_;
 			return;
 		}
-		++rx_unpushed_;
-		rx_unpushed_bytes_ += pkt->size();
-		x_->schedule_user(ns_at(m.rx_stamp), [this, pkt, m] {
-			--rx_unpushed_;
-			rx_unpushed_bytes_ -= pkt->size();
-			stream_packet p;
-			p.bytes = std::move(*pkt);
-			p.last_ns = ns_at(m.rx_stamp);
-			x_->c2h_stream_push(0, std::move(p));
-			push_stamp(rx_stamps_, rx_seq_++, m.rx_stamp, false);
-		});
+		stream_packet p;
+		p.bytes = std::move(*pkt);
+		p.last_ns = ns_at(m.rx_stamp);
+		x_->c2h_stream_push(0, std::move(p));
+		const std::uint64_t seq = rx_seq_++;
+		x_->schedule_user(ns_at(m.rx_stamp), [this, seq, m] { push_stamp(rx_stamps_, seq, m.rx_stamp, false); });
 	});
 }
 

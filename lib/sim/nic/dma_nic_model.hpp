@@ -66,8 +66,6 @@ private:
 	bool tx_bad_ = false;		   ///< ... has a partial beat before its last
 	std::uint64_t tx_free_cycle_ = 0;  ///< first cycle the TX stream is free
 	std::uint64_t tx_seq_ = 0, rx_seq_ = 0;
-	std::uint32_t rx_unpushed_ = 0; ///< frames given an RX FIFO place whose last beat is still to come
-	std::size_t rx_unpushed_bytes_ = 0;
 	std::deque<std::uint64_t> rx_stamps_, tx_stamps_;
 	std::uint32_t rx_drops_ = 0, malformed_ = 0;
 };
