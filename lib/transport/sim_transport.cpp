@@ -4,6 +4,7 @@
 #include "transport/eci_transport.hpp"
 
 #include "sim/pio_dev.hpp"
+#include "sim/nic/dma_nic_model.hpp"
 #include "sim/nic/pio_nic_model.hpp"
 #include "sim/xdma/xdma_dev.hpp"
 #ifdef PIOC_HAVE_RTL
@@ -41,8 +42,14 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"xdma_pio", "XDMA (PG195) engine model, 1 H2C + 1 C2H: BAR0 and the engines' AXI master are "
 					 "the PIO image (behavioral model of the VCU118 image), 256 KiB card address map",
 			     0x10ee, 0x903f, sim::make_xdma_pio_dev});
+		v.push_back({"xdma_stream", "XDMA (PG195) AXI4-Stream example design: 2 H2C + 2 C2H stream engines, "
+					    "each H2C stream looped back into its C2H (behavioral model)",
+			     0x10ee, 0x903f, sim::make_xdma_stream_dev});
 		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b): rings and buffers in BAR0 SRAM, 100G MAC "
 					"loopback (behavioral model)", 0x10ee, 0x9048, sim::nic::make_pio_nic_model});
+		v.push_back({"nic_dma", "DMA NIC, the paper's Fig. 8(a): MAC on XDMA AXI4-Stream engines (H2C0 -> MAC TX, "
+					"MAC RX -> C2H0), rings in host memory, 100G MAC loopback (behavioral model)",
+			     0x10ee, 0x9049, sim::nic::make_dma_nic_model});
 		// Coherent (ECI) devices: no PCIe link; device::coherent() gives their lines.
 		v.push_back({"eci", "modelled Enzian ECI: ThunderX-1 L2 and the FPGA's directory, behavioral Fig. 5 "
 				    "and CNI queue engines (pioc/sim/eci.hpp)", 0, 0, nullptr, false, open_eci_model});

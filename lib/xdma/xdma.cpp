@@ -351,10 +351,10 @@ request &channel::prepare(const dma_buffer &buf, std::uint64_t off, std::uint64_
 					name_, len, off, buf.size));
 	if (info_.stream)
 		throw error(errc::not_supported,
-			    fmt::format("{}: an AXI4-Stream engine (identifier {:#x}): this driver moves memory-mapped "
-					"transfers only. A stream engine needs EOP on the last H2C descriptor, C2H result "
-					"records in host memory in place of a card address, and C2H lengths in multiples "
-					"of 64 bytes, none of which it implements (Documentation/xdma.md)",
+			    fmt::format("{}: an AXI4-Stream engine (identifier {:#x}): prepare() moves memory-mapped "
+					"transfers to a card address; a stream engine has none (H2C packets end with EOP, "
+					"C2H writes result records): use pioc::xdma::stream_ring "
+					"(include/pioc/xdma/stream.hpp, Documentation/xdma.md)",
 					name_, info_.id));
 	const std::uint64_t host = buf.bus + off;
 	const unsigned al = info_.addr_align, gr = info_.len_granularity;

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		rep.tool = "nicbench " + mode;
 		rep.device = spec;
 		rep.transport = dev.info().transport;
-		rep.memory_type = "uc+wc";
+		rep.memory_type = std::string(entry.memory_type);
 		rep.cpu = "unpinned";
 		rep.simulated = dev.simulated();
 		rep.extra["path"] = path;

@@ -5,6 +5,7 @@
 
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
+#include <pioc/nic/dma_nic.hpp>
 #include <pioc/nic/pio_nic.hpp>
 
 #include <string>
@@ -14,10 +15,12 @@ namespace nicbench {
 
 struct path_entry {
 	std::string_view name, default_device, what;
+	std::string_view memory_type; ///< how the driver maps the device (the report's memory_type)
 };
 
 inline constexpr path_entry paths[] = {
-	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))"},
+	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))", "uc+wc"},
+	{"dma", "sim:nic_dma", "PCIe DMA: XDMA stream engines, descriptor rings in host memory (Fig. 8(a))", "uc"},
 };
 
 inline const path_entry &find_path(std::string_view name)
@@ -33,6 +36,8 @@ template <class F> void with_path(std::string_view name, pioc::device &dev, pioc
 {
 	if (name == "pio")
 		pioc::nic::with_pio_nic(dev, rings, f);
+	else if (name == "dma")
+		pioc::nic::with_dma_nic(dev, rings, f);
 	else
 		find_path(name); // throws, naming the path
 }

@@ -74,6 +74,29 @@ struct clock_map {
 	static clock_map from_samples(std::uint64_t c0, std::int64_t h0, std::uint64_t c1, std::int64_t h1);
 };
 
+/** The clock map of a NIC whose cycle counter is @p now() and whose driver's
+ *  clock is @p host_ns(). Simulated: the model's clock is the link's,
+ *  exactly @p clock_mhz, cycle 0 at time 0 (a sampled rate would be off by
+ *  the counter's rounding, which drifts by tens of microseconds over a long
+ *  run). Hardware: two (cycles, host ns) samples some microseconds apart. */
+template <bool simulated, class Now, class Host> clock_map sample_clock(double clock_mhz, Now now, Host host_ns)
+{
+	if constexpr (simulated) {
+		clock_map m;
+		m.ns_per_cycle = 1000.0 / clock_mhz;
+		return m;
+	}
+	const std::uint64_t c0 = now();
+	const auto h0 = static_cast<std::int64_t>(host_ns());
+	std::uint64_t c1 = c0;
+	std::int64_t h1 = h0;
+	for (int i = 0; i < 1000 && (c1 - c0 < 2500 || h1 == h0); ++i) {
+		c1 = now();
+		h1 = static_cast<std::int64_t>(host_ns());
+	}
+	return clock_map::from_samples(c0, h0, c1, h1);
+}
+
 /** What a NIC path offers; nicbench and the shared tests are written
  *  against this concept only.
  *  - send(frame): queue one frame for TX; false if the TX ring is full

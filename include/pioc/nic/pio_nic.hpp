@@ -127,26 +127,10 @@ public:
 	const std::string &name() const { return name_; }
 
 private:
-	/** Simulated: the model's clock is the link's, exactly clock_mhz (a
-	 *  sampled rate would be off by the cycle counter's rounding, which
-	 *  drifts by tens of microseconds over a long run). Hardware: two
-	 *  (CYCLES, host ns) samples some microseconds apart. */
 	clock_map sample_clock()
 	{
-		if constexpr (IO::simulated) {
-			clock_map m;
-			m.ns_per_cycle = 1000.0 / regs::nic_pio::clock_mhz;
-			return m; // cycle 0 at simulated time 0
-		}
-		const u64 c0 = now();
-		const auto h0 = static_cast<std::int64_t>(uc_.now_ns());
-		u64 c1 = c0;
-		std::int64_t h1 = h0;
-		for (int i = 0; i < 1000 && (c1 - c0 < 2500 || h1 == h0); ++i) {
-			c1 = now();
-			h1 = static_cast<std::int64_t>(uc_.now_ns());
-		}
-		return clock_map::from_samples(c0, h0, c1, h1);
+		return nic::sample_clock<IO::simulated>(
+			regs::nic_pio::clock_mhz, [this] { return now(); }, [this] { return uc_.now_ns(); });
 	}
 
 	IO uc_, wc_;

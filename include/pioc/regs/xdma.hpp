@@ -120,6 +120,16 @@ constexpr std::uint64_t SG_DESC_LO = 0x80, SG_DESC_HI = 0x84;
 constexpr std::uint64_t SG_DESC_ADJ = 0x88;     ///< extra contiguous descriptors after the first
 constexpr std::uint64_t SG_DESC_CREDITS = 0x8C; ///< stream C2H credit mode only
 
+// ---- SGDMA common block (offset from sgdma_common_base) -----------------
+/** Descriptor credit mode enable (PG195 "SGDMA Descriptor Credit Mode Enable
+ *  (0x20)", W1S 0x24, W1C 0x28): bit ch for H2C channel ch, bit 16 + ch for
+ *  C2H. An enabled engine fetches only as many descriptors as it was given
+ *  credits through its SG_DESC_CREDITS register (writes add, [9:0]; the
+ *  credits clear when run falls or the mode is disabled). */
+constexpr std::uint64_t SGC_CREDIT_MODE = 0x20, SGC_CREDIT_MODE_W1S = 0x24, SGC_CREDIT_MODE_W1C = 0x28;
+constexpr unsigned credit_mode_bit(bool c2h, unsigned ch) noexcept { return c2h ? 16 + ch : ch; }
+constexpr std::uint32_t SG_CREDITS_MASK = 0x3ff;
+
 // ---- IRQ block (offset from irq_base) ----------------------------------
 constexpr std::uint64_t IRQ_ID = 0x00;
 constexpr std::uint64_t IRQ_USER_EN = 0x04, IRQ_USER_EN_W1S = 0x08, IRQ_USER_EN_W1C = 0x0C;
@@ -172,6 +182,28 @@ static_assert(sizeof(descriptor) == 32);
 
 constexpr std::uint32_t desc_magic(std::uint32_t control) noexcept { return control >> 16; }
 constexpr unsigned desc_adj(std::uint32_t control) noexcept { return (control >> DESC_ADJ_SHIFT) & DESC_ADJ_MASK; }
+
+// ---- AXI4-Stream engines (PG195 "DMA H2C Stream", "DMA C2H Stream") ------
+/** C2H stream: a descriptor's source address is the bus address of the
+ *  32-byte result record the engine writes when the descriptor is filled or
+ *  closed by the end of a packet (the Xilinx driver's struct xdma_result). */
+struct c2h_result {
+	std::uint32_t status; ///< [31:16] C2H_RESULT_MAGIC, [0] EOP
+	std::uint32_t length; ///< bytes written to this descriptor's buffer
+	std::uint32_t reserved[6];
+};
+static_assert(sizeof(c2h_result) == 32);
+constexpr std::uint32_t C2H_RESULT_MAGIC = 0x52B4;
+constexpr std::uint32_t C2H_RESULT_EOP = 1u << 0;
+constexpr bool result_valid(std::uint32_t status) noexcept { return (status >> 16) == C2H_RESULT_MAGIC; }
+/** PG195: the length of a C2H stream descriptor (its buffer) is a multiple
+ *  of 64 bytes. */
+constexpr std::uint32_t C2H_STREAM_LEN_MULTIPLE = 64;
+/** Stream data path width in bytes from the config block's CFG_DATA_WIDTH
+ *  code (0: 64 bit ... 3: 512 bit). H2C packs data per descriptor: a
+ *  descriptor inside a packet (no EOP) whose length is not a multiple of it
+ *  ends in a partial beat (tkeep not all ones) in the middle of the packet. */
+constexpr unsigned stream_beat_bytes(std::uint32_t data_width_code) noexcept { return 8u << (data_width_code & 3); }
 
 // ---- poll-mode write-back ---------------------------------------------
 constexpr std::uint32_t WB_COUNT_MASK = 0xffffff;

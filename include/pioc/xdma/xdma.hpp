@@ -169,6 +169,7 @@ public:
 
 private:
 	friend class dma;
+	friend class stream_ring;
 	template <class IO> friend class channel_ops;
 	template <class IO> friend class prepared_run;
 	channel(dma &d, const engine_info &e, unsigned irq_bit);
@@ -205,6 +206,7 @@ private:
 	std::uint32_t expected_ = 0;
 	bool busy_ = false;
 	const request *held_ = nullptr; // a prepared_run owns the channel for this request
+	bool stream_ring_ = false;      // a stream_ring owns the engine
 	/** run_start_ before the run's first unfinished poll read the clock. */
 	static constexpr std::uint64_t not_started = ~0ull;
 	std::uint64_t run_start_ = 0;

@@ -99,6 +99,7 @@ void xdma_dev::reset_registers()
 			e.gen = gen;
 		}
 	user_en_ = chan_en_ = 0;
+	credit_mode_ = 0;
 	user_vec_.fill(0);
 	chan_vec_.fill(0);
 }
@@ -317,6 +318,9 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 		}
 	}
 	case r::target_sgdma_common:
+		if ((off & 0xfff) == r::SGC_CREDIT_MODE || (off & 0xfff) == r::SGC_CREDIT_MODE_W1S ||
+		    (off & 0xfff) == r::SGC_CREDIT_MODE_W1C)
+			return credit_mode_;
 		return (off & 0xfff) == 0 ? r::id_make(r::target_sgdma_common, false, 0, 6) : 0;
 	default: return 0;
 	}
@@ -378,7 +382,7 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 		case r::SG_DESC_LO: e->desc_lo = v; return;
 		case r::SG_DESC_HI: e->desc_hi = v; return;
 		case r::SG_DESC_ADJ: e->desc_adj = v & r::DESC_ADJ_MASK; return;
-		case r::SG_DESC_CREDITS: e->credits = v; return;
+		case r::SG_DESC_CREDITS: add_credits(*e, v, t); return;
 		default: return;
 		}
 	}
@@ -399,6 +403,7 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 			return;
 		}
 	}
+	case r::target_sgdma_common: sgdma_common_write(off & 0xfff, v); return;
 	default: return; // read-only (the config block) or unmapped: dropped like any posted write
 	}
 }
@@ -472,6 +477,7 @@ void xdma_dev::start_run(engine &e, double t)
 		return;
 	++e.gen;
 	e.busy = true;
+	e.parked = false; // a stream engine stopped while waiting waits no more
 	e.stale_busy_until = 0;
 	e.completed = 0;
 	e.status = 0; // PG195: every status field resets on setting the run bit
@@ -502,6 +508,7 @@ void xdma_dev::start_run(engine &e, double t)
 void xdma_dev::stop_run(engine &e, double t)
 {
 	e.stale_busy_until = 0; // clearing run ends the stale window too
+	e.credits = 0;          // PG195: descriptor credits clear when run falls
 	if (!e.busy)
 		return;
 	if (e.hard_stuck)
@@ -722,10 +729,17 @@ void xdma_dev::process(engine &e, const fetched &f)
 		done = std::max(e.cursor + cfg_.card_mem_ns, read_done); // posted: the engine counts it when sent
 	}
 	e.perf_bytes += len;
+	schedule_completion(e, done, d.control);
+	if (d.control & r::DESC_STOP)
+		e.block.clear(), e.block_pos = 0, e.next_bus = 0;
+}
+
+void xdma_dev::schedule_completion(engine &e, double done, std::uint32_t control)
+{
 	done = std::max(done, e.last_done);
 	e.last_done = done;
 	const std::uint64_t gen = e.gen;
-	const bool stop = d.control & r::DESC_STOP, completed_flag = d.control & r::DESC_COMPLETED;
+	const bool stop = control & r::DESC_STOP, completed_flag = control & r::DESC_COMPLETED;
 	schedule(done, [this, &e, gen, stop, completed_flag] {
 		if (e.gen != gen)
 			return;
@@ -738,12 +752,12 @@ void xdma_dev::process(engine &e, const fetched &f)
 		if (stop)
 			finish(e, now_);
 	});
-	if (stop)
-		e.block.clear(), e.block_pos = 0, e.next_bus = 0;
 }
 
 void xdma_dev::step(engine &e, std::uint64_t gen)
 {
+	if (cfg_.stream)
+		return step_stream(e, gen);
 	if (e.gen != gen || !e.busy)
 		return;
 	if (e.block_pos >= e.block.size()) {
@@ -761,19 +775,24 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 			return;
 		if (stop)
 			return; // nothing more to fetch
-		if (last_in_block) {
-			e.next_bus = (std::uint64_t(f.d.next_hi) << 32) | f.d.next_lo;
-			e.next_adj = r::desc_adj(f.d.control);
-			e.block.clear();
-			e.block_pos = 0;
-			if (e.next_bus == 0) {
-				// A chain that ends without STOP: the engine has nothing to fetch.
-				fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, e.cursor);
-				return;
-			}
-		}
+		if (last_in_block && !follow_next(e, f))
+			return;
 	}
 	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+}
+
+bool xdma_dev::follow_next(engine &e, const fetched &f)
+{
+	e.next_bus = (std::uint64_t(f.d.next_hi) << 32) | f.d.next_lo;
+	e.next_adj = r::desc_adj(f.d.control);
+	e.block.clear();
+	e.block_pos = 0;
+	if (e.next_bus == 0) {
+		// A chain that ends without STOP: the engine has nothing to fetch.
+		fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, e.cursor);
+		return false;
+	}
+	return true;
 }
 
 std::unique_ptr<target> make_xdma_dev()

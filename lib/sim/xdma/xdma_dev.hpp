@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/xdma/card_port.hpp"
+#include "sim/xdma/stream_port.hpp"
 
 #include <pioc/regs/xdma.hpp>
 #include <pioc/sim/target.hpp>
@@ -11,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <queue>
@@ -88,6 +90,28 @@ public:
 	const xdma_config &config() const noexcept { return cfg_; }
 	const target &user() const noexcept override { return *user_; }
 
+	// AXI4-Stream engines (xdma_config::stream; lib/sim/xdma/xdma_stream.cpp)
+	/** Where H2C stream data goes (@p s outlives the model); nullptr: each
+	 *  H2C channel loops back into the C2H channel of its number. */
+	void set_stream_sink(stream_sink *s) noexcept { sink_ = s; }
+	/** The user logic offers C2H channel @p ch a packet (its last beat on
+	 *  the stream at p.last_ns). The engine takes it as descriptors allow;
+	 *  until then it waits on the stream. */
+	void c2h_stream_push(unsigned ch, stream_packet p);
+	/** Packets offered to C2H channel @p ch and not yet written whole. */
+	std::size_t c2h_stream_waiting(unsigned ch) const;
+	/** Bytes of those packets not yet written. */
+	std::size_t c2h_stream_waiting_bytes(unsigned ch) const;
+	/** Looped-back packets dropped because an H2C descriptor inside them
+	 *  left a partial beat (tkeep not all ones before tlast: PG195 forbids
+	 *  it on the C2H stream). */
+	std::uint64_t stream_malformed() const noexcept { return malformed_; }
+	/** Runs @p fn at simulated time @p t_ns on the device's event clock:
+	 *  for user logic (the DMA NIC's MAC) whose actions are known ahead. */
+	void schedule_user(double t_ns, std::function<void()> fn) { schedule(t_ns, std::move(fn)); }
+	/** Simulated time the device has run to. */
+	double now_ns() const noexcept { return now_; }
+
 private:
 	struct fetched {
 		regs::xdma::descriptor d;
@@ -113,6 +137,10 @@ private:
 		std::size_t block_pos = 0;
 		double cursor = 0;           ///< engine free at (device time)
 		double last_done = 0;        ///< completion time of the last descriptor issued
+		bool parked = false;         ///< stream: waits for credits or C2H data
+		std::deque<stream_packet> stream_in; ///< C2H stream: packets offered, oldest first
+		std::vector<std::uint8_t> loop_pkt;  ///< H2C loopback: the packet so far
+		bool loop_bad = false;               ///< ... has a partial beat inside it
 	};
 	struct event {
 		double t;
@@ -130,8 +158,24 @@ private:
 	void start_run(engine &e, double t);
 	void stop_run(engine &e, double t);
 	void step(engine &e, std::uint64_t gen);
+	/** After the last descriptor @p f of a block: the next block is where its
+	 *  next pointer and Nxt_adj say; false (the run failed) if there is none. */
+	bool follow_next(engine &e, const fetched &f);
+	// AXI4-Stream engines (xdma_stream.cpp)
+	bool credit_mode(const engine &e) const noexcept;
+	void add_credits(engine &e, std::uint32_t n, double t);
+	void wake(engine &e, double t);
+	void step_stream(engine &e, std::uint64_t gen);
+	/** One stream descriptor; false: it waits (C2H without data), not taken. */
+	bool process_stream(engine &e, const fetched &f);
+	void sgdma_common_write(std::uint64_t off, std::uint32_t v);
+	double loop_back(engine &h2c, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
+			 double last_ns);
 	void fetch_block(engine &e);
 	void process(engine &e, const fetched &f);
+	/** The descriptor's completion at @p done (completed count, write-back
+	 *  and DESC_COMPLETED where its control asks, the run's end at STOP). */
+	void schedule_completion(engine &e, double done, std::uint32_t control);
 	void fail(engine &e, std::uint32_t status_bits, double t);
 	void finish(engine &e, double t);
 	void write_back(engine &e, double t, bool error);
@@ -168,6 +212,9 @@ private:
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
+	std::uint32_t credit_mode_ = 0;   ///< SGDMA common 0x20
+	stream_sink *sink_ = nullptr;     ///< H2C stream data; nullptr: loopback
+	std::uint64_t malformed_ = 0;
 };
 
 /** The XDMA design with default configuration. */
@@ -175,5 +222,8 @@ std::unique_ptr<target> make_xdma_dev();
 /** The behavioral counterpart of rtl:xdma: 1 H2C + 1 C2H engine whose card
  *  side is the PIO image model's address map (BAR0's pio_dev), as on VCU118. */
 std::unique_ptr<target> make_xdma_pio_dev();
+/** PG195's AXI4-Stream example design: 2 H2C + 2 C2H stream engines, each H2C
+ *  channel looped back into the C2H channel of its number (sim:xdma_stream). */
+std::unique_ptr<target> make_xdma_stream_dev();
 
 } // namespace pioc::sim

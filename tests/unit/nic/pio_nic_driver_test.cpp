@@ -1,6 +1,7 @@
 // The PIO NIC driver on sim:nic_pio, through device::open and the simulated
 // PCIe link: the same driver code a real BAR would run.
 #include <pioc/nic/pio_nic.hpp>
+#include "unit/nic/random_frame.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,13 +13,7 @@ using namespace pioc::nic;
 
 namespace {
 
-std::vector<std::byte> random_frame(std::mt19937_64 &rng, std::size_t len)
-{
-	std::vector<std::byte> f(len);
-	for (auto &b : f)
-		b = std::byte(rng());
-	return f;
-}
+using nic_test::random_frame;
 
 static_assert(driver<pio_nic<pioc::sim_io>>);
 static_assert(driver<pio_nic<pioc::mmio_io>>);

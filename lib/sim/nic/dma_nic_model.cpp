@@ -1,0 +1,146 @@
+// The DMA NIC model (dma_nic_model.hpp): the user side between the XDMA
+// stream engines and the MAC stand-in, and the register file of BAR0.
+#include "sim/nic/dma_nic_model.hpp"
+
+#include "sim/xdma/xdma_dev.hpp"
+
+#include <pioc/regs/nic_dma.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace pioc::sim::nic {
+
+namespace r = pioc::regs::nic_dma;
+
+std::uint64_t dma_nic_user::cycles_at(double t_ns) noexcept { return std::uint64_t(t_ns * r::clock_mhz / 1000); }
+
+std::uint64_t dma_nic_user::cycle_from(double t_ns) noexcept
+{
+	return std::uint64_t(std::ceil(t_ns * r::clock_mhz / 1000 - 1e-9));
+}
+
+double dma_nic_user::ns_at(std::uint64_t cycle) noexcept { return double(cycle) * 1000 / r::clock_mhz; }
+
+std::uint64_t dma_nic_user::bar_size(unsigned bar) const { return bar == 0 ? r::bar_size : 0; }
+
+void dma_nic_user::attach(xdma_dev &x)
+{
+	x_ = &x;
+	x.set_stream_sink(this);
+}
+
+void dma_nic_user::posted_write(unsigned, std::uint64_t, const void *, std::size_t, std::uint64_t)
+{
+	// every register is read-only: writes are dropped, as posted writes to nothing are
+}
+
+void dma_nic_user::push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t seq, std::uint64_t cycle, bool err)
+{
+	if (fifo.size() == r::STAMP_FIFO)
+		fifo.pop_front(); // full: the oldest is lost (the driver sees the gap in the sequence)
+	fifo.push_back(((seq & 0xffff) << r::STAMP_SEQ_SHIFT) | (err ? r::STAMP_ERR : 0) |
+		       (cycle & r::STAMP_CYCLE_MASK));
+}
+
+std::uint64_t dma_nic_user::pop_stamp(std::deque<std::uint64_t> &fifo)
+{
+	if (fifo.empty())
+		return r::STAMP_EMPTY;
+	const std::uint64_t v = fifo.front();
+	fifo.pop_front();
+	return v;
+}
+
+std::uint64_t dma_nic_user::read(unsigned, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns)
+{
+	std::uint64_t v = ~0ull; // holes read all ones
+	if (off == r::ID.offset)
+		v = r::id_value;
+	else if (off == r::VERSION.offset)
+		v = (r::version_major << 16) | r::version_minor;
+	else if (off == r::CYCLES.offset)
+		v = cycles_at(double(t_ns));
+	else if (off == r::RX_STAMP.offset && len == 8)
+		v = pop_stamp(rx_stamps_);
+	else if (off == r::TX_STAMP.offset && len == 8)
+		v = pop_stamp(tx_stamps_);
+	else if (off == r::RX_DROPS.offset)
+		v = rx_drops_;
+	else if (off == r::RUNTS.offset)
+		v = mac_.runts();
+	else if (off == r::OVERSIZE.offset)
+		v = mac_.oversized();
+	else if (off == r::MALFORMED.offset)
+		v = malformed_;
+	std::memset(data, 0xff, len);
+	std::memcpy(data, &v, std::min<std::size_t>(len, sizeof v));
+	return t_ns;
+}
+
+double dma_nic_user::h2c_stream(unsigned, const std::uint8_t *data, std::size_t len, bool eop, double, double last_ns)
+{
+	tx_pkt_.insert(tx_pkt_.end(), data, data + len);
+	if (!eop && len % stream_beat_bytes)
+		tx_bad_ = true;
+	if (!eop)
+		return last_ns;
+	// The frame's beats leave as the engine delivers them, one per cycle at
+	// most, after the previous frame's.
+	const std::uint64_t last_cycle =
+		std::max(cycle_from(last_ns), tx_free_cycle_ + mac_timing::beats(tx_pkt_.size()) - 1);
+	tx_free_cycle_ = last_cycle + 1;
+	frame_out(std::move(tx_pkt_), last_cycle);
+	tx_pkt_.clear();
+	tx_bad_ = false;
+	return ns_at(last_cycle);
+}
+
+void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last_cycle)
+{
+	const std::uint64_t seq = tx_seq_++;
+	if (tx_bad_) {
+		++malformed_;
+		x_->schedule_user(ns_at(last_cycle),
+				  [this, seq, last_cycle] { push_stamp(tx_stamps_, seq, last_cycle, true); });
+		return;
+	}
+	const mac_result m = mac_.transmit(last_cycle, bytes.size());
+	x_->schedule_user(ns_at(m.tx_stamp), [this, seq, m] { push_stamp(tx_stamps_, seq, m.tx_stamp, !m.delivered); });
+	if (!m.delivered)
+		return;
+	// RX: at its first beat the frame gets a FIFO place or is dropped
+	// whole; C2H0 takes its beats as they arrive (one per cycle up to the
+	// last at rx_stamp) and the stamp is pushed with the last beat.
+	auto pkt = std::make_shared<std::vector<std::uint8_t>>(std::move(bytes));
+	x_->schedule_user(ns_at(m.rx_first), [this, pkt, m] {
+		const std::size_t bytes = x_->c2h_stream_waiting_bytes(0) + pkt->size();
+		if (x_->c2h_stream_waiting(0) >= r::RX_FIFO_FRAMES || bytes > r::RX_FIFO_BYTES) {
+			++rx_drops_;
+			return;
+		}
+		stream_packet p;
+		p.bytes = std::move(*pkt);
+		p.last_ns = ns_at(m.rx_stamp);
+		x_->c2h_stream_push(0, std::move(p));
+		const std::uint64_t seq = rx_seq_++;
+		x_->schedule_user(ns_at(m.rx_stamp), [this, seq, m] { push_stamp(rx_stamps_, seq, m.rx_stamp, false); });
+	});
+}
+
+std::unique_ptr<target> make_dma_nic_model()
+{
+	xdma_config c;
+	c.name = "nic_dma";
+	c.label = "sim:nic_dma";
+	c.stream = true;
+	c.h2c_channels = c.c2h_channels = 1;
+	auto user = std::make_unique<dma_nic_user>();
+	dma_nic_user *u = user.get();
+	auto dev = std::make_unique<xdma_dev>(c, std::move(user), make_card_memory(4096, c.card_mem_ns));
+	u->attach(*dev);
+	return dev;
+}
+
+} // namespace pioc::sim::nic

@@ -1,0 +1,76 @@
+// Behavioural model of the DMA NIC (the paper's Fig. 8(a), issue 15 (a)):
+// the XDMA engine model (lib/sim/xdma) with one H2C and one C2H AXI4-Stream
+// engine, H2C0 feeding the MAC stand-in's TX stream, the MAC's RX stream
+// feeding C2H0, and a user BAR (BAR0, fpga/regmap/nic_dma.toml) with the
+// core-clock counter, the MAC's RX and TX stamp FIFOs and drop counters.
+//
+// Charged, in core cycles at 250 MHz where the NIC is concerned: TX beats
+// leave as the H2C engine delivers them (one 64-byte beat per cycle at most,
+// frames back to back), the MAC's store-and-forward and line timing
+// (mac_model), RX beats one per cycle into C2H0, which writes them to the
+// host as the XDMA model charges (link rate, posted writes, result record
+// behind the data). The RX side holds RX_FIFO_BYTES (in at most
+// RX_FIFO_FRAMES frames) while C2H0 has no descriptor, which covers the
+// engine's descriptor fetch at line rate, and drops a frame that does not fit
+// whole (RX_DROPS): it never backpressures the MAC.
+// Left out: the NIC's own pipeline latency between the stream ports and the
+// MAC (there is no RTL of this NIC yet to take it from), the user BAR's AXI
+// port (reads and writes cost only the link).
+#pragma once
+
+#include "sim/nic/mac_model.hpp"
+#include "sim/xdma/stream_port.hpp"
+
+#include <pioc/sim/target.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace pioc::sim {
+class xdma_dev;
+}
+
+namespace pioc::sim::nic {
+
+/** BAR0 of the DMA NIC and the user logic between the XDMA stream engines
+ *  and the MAC. Owned by its xdma_dev (make_dma_nic_model()). */
+class dma_nic_user final : public target, public stream_sink {
+public:
+	std::string name() const override { return "nic_dma_user"; }
+	std::uint64_t bar_size(unsigned bar) const override;
+	void posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len,
+			  std::uint64_t t_ns) override;
+	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns) override;
+	void advance(std::uint64_t) override {}
+
+	double h2c_stream(unsigned ch, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
+			  double last_ns) override;
+
+	/** Wires the engines' side: @p x owns this object and outlives it. */
+	void attach(xdma_dev &x);
+
+	static std::uint64_t cycles_at(double t_ns) noexcept;
+	static std::uint64_t cycle_from(double t_ns) noexcept;
+	static double ns_at(std::uint64_t cycle) noexcept;
+
+private:
+	void push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t seq, std::uint64_t cycle, bool err);
+	std::uint64_t pop_stamp(std::deque<std::uint64_t> &fifo);
+	void frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last_cycle);
+
+	xdma_dev *x_ = nullptr;
+	mac_model mac_;
+	std::vector<std::uint8_t> tx_pkt_; ///< the TX frame being assembled from H2C descriptors
+	bool tx_bad_ = false;		   ///< ... has a partial beat before its last
+	std::uint64_t tx_free_cycle_ = 0;  ///< first cycle the TX stream is free
+	std::uint64_t tx_seq_ = 0, rx_seq_ = 0;
+	std::deque<std::uint64_t> rx_stamps_, tx_stamps_;
+	std::uint32_t rx_drops_ = 0, malformed_ = 0;
+};
+
+/** sim:nic_dma: the XDMA stream design with the DMA NIC's user side. */
+std::unique_ptr<target> make_dma_nic_model();
+
+} // namespace pioc::sim::nic
