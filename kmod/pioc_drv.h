@@ -144,6 +144,7 @@ void pioc_dev_init(struct pioc_dev *pd, u32 kind);
 extern const struct file_operations pioc_fops;
 
 /* pioc_file.c */
+void pioc_dev_zap_locked(struct pioc_dev *pd);
 void pioc_dev_revoke_locked(struct pioc_dev *pd);
 
 /* pioc_map.c */

@@ -65,16 +65,26 @@ static void pioc_file_zap(struct pioc_file *pf)
 }
 
 /*
- * The device is going away: mark it, zap every mapping of every file and
- * return every buffer's memory. The caller has stopped the device's DMA.
+ * The device is going away: mark it and zap every mapping of every file,
+ * so that no user access reaches it from here on (faults see it gone and
+ * get SIGBUS). Buffers keep their memory until pioc_dev_revoke_locked().
  */
-void pioc_dev_revoke_locked(struct pioc_dev *pd)
+void pioc_dev_zap_locked(struct pioc_dev *pd)
 {
 	struct pioc_file *pf;
 
 	pd->gone = true;
 	list_for_each_entry(pf, &pd->files, node)
 		pioc_file_zap(pf);
+}
+
+/*
+ * The device is going away: zap every mapping and return every buffer's
+ * memory. The caller has stopped the device's DMA.
+ */
+void pioc_dev_revoke_locked(struct pioc_dev *pd)
+{
+	pioc_dev_zap_locked(pd);
 	pioc_dma_release_all_locked(pd);
 }
 

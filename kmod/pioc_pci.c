@@ -449,13 +449,17 @@ static void pioc_remove(struct pci_dev *pdev)
 
 	/*
 	 * No new opens; then, under the lock every file's path takes, stop
-	 * the device, reset it (we hold the device lock: the _locked reset),
-	 * revoke every mapping and return every buffer.
+	 * the device's DMA and zap every mapping before the reset: the reset
+	 * turns memory decoding off while it runs (a bus reset takes over a
+	 * second), and a mapping still live would read zeros or all-ones
+	 * instead of SIGBUS. Reset it (we hold the device lock: the _locked
+	 * reset), then return every buffer: nothing can reach them any more.
 	 */
 	pioc_dev_unregister(pd);
 
 	mutex_lock(&pd->lock);
 	pioc_stop_dma_locked(pd);
+	pioc_dev_zap_locked(pd);
 	if (pci_device_is_present(pdev))
 		pci_reset_function_locked(pdev);
 	pioc_dev_revoke_locked(pd);

@@ -339,6 +339,27 @@ void test_stress_gone(const std::string &how)
 				stop = true;
 			}
 		});
+	// A reader of the mapping made before, spinning through the removal. An
+	// unbind or remove must revoke it before anything stops the device
+	// answering: the reset in remove() turns memory decoding off for its
+	// whole duration (a bus reset here: over a second), and a mapping still
+	// live then reads zeros from QEMU (all-ones on PCIe) instead of the ID.
+	// Only a surprise removal may show those, until the mapping goes.
+	std::int64_t odd = 0x010000ed;
+	std::uint64_t spins = 0;
+	const auto give_up = std::chrono::steady_clock::now() + 90s; // never revoked: the check below fails
+	std::thread spinner([&] {
+		for (;;) {
+			if ((spins & 4095) == 0 && std::chrono::steady_clock::now() > give_up)
+				return;
+			const auto v = read32_or_signal(static_cast<const volatile std::uint32_t *>(keep.p));
+			if (v == -SIGBUS)
+				return;
+			if (v != 0x010000ed && !unplug)
+				odd = v;
+			++spins;
+		}
+	});
 	std::this_thread::sleep_for(300ms);
 	if (how == "unbind")
 		write_sysfs("/sys/bus/pci/drivers/pioc/unbind", bdf);
@@ -351,6 +372,9 @@ void test_stress_gone(const std::string &how)
 	const auto t0 = std::chrono::steady_clock::now();
 	for (auto &t : ts)
 		t.join();
+	spinner.join();
+	EXPECT(odd == 0x010000ed, "a mapping made before {} read {:#x} before it was revoked ({} reads)", how, odd,
+	       spins);
 	if (err)
 		std::rethrow_exception(err);
 	EXPECT(std::chrono::steady_clock::now() - t0 < 60s, "mappers did not see the device go");
