@@ -385,6 +385,20 @@ module coh_engine #(
             reclaiming[c] = par[c] ? (need_lci[2*c] || lci_out[2*c]) : (need_lci[2*c+1] || lci_out[2*c+1]);
     end
 
+    // per channel: its answer can go now (ready_now), or a not-ready one
+    // once TIMEOUT has passed (may_nr)
+    logic [NCH-1:0] ready_now, may_nr;
+    always_comb begin
+        for (int c = 0; c < NCPU; c++) begin
+            ready_now[c] = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
+            // not ready only while a consumed word's answer is computed
+            // (the pulled line's examination takes a few cycles)
+            may_nr[c]    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
+        end
+        ready_now[NCPU] = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
+        may_nr[NCPU]    = b_st == B_PEND;
+    end
+
     logic          ans_go;         // an answer of a held read is loaded this cycle
     int            ans_c;
     logic          ans_nr;         // it is a not-ready answer after TIMEOUT
@@ -393,22 +407,12 @@ module coh_engine #(
         ans_c  = 0;
         ans_nr = 1'b0;
         for (int c = NCH - 1; c >= 0; c--) begin
-            logic ready_now, may_nr;
-            if (c < NCPU) begin
-                ready_now = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
-                // not ready only while a consumed word's answer is computed
-                // (the pulled line's examination takes a few cycles)
-                may_nr    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
-            end else begin
-                ready_now = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
-                may_nr    = b_st == B_PEND;
-            end
             // Answer only once the other line is Invalid in the CPU's cache
             // (its LCI acknowledged): the CPU's next load goes there.
-            if (hold[c] && !reclaiming[c] && (ready_now || (may_nr && timer[32*c +: 32] >= cfg_timeout))) begin
+            if (hold[c] && !reclaiming[c] && (ready_now[c] || (may_nr[c] && timer[32*c +: 32] >= cfg_timeout))) begin
                 ans_go = 1'b1;
                 ans_c  = c;
-                ans_nr = !ready_now;
+                ans_nr = !ready_now[c];
             end
         end
         if (rdrsp_valid) ans_go = 1'b0;    // output register busy
@@ -465,6 +469,29 @@ module coh_engine #(
     end
     assign busy = m_st != M_IDLE || |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
                   lclreq_valid || ulreq_valid;
+
+    // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
+    // through speed.vlt; no port, the hardware ignores them). quiet: while no
+    // input is valid, the next edge changes nothing but the timers of held
+    // reads (+1 each): the engine only waits for an LCIA, the CPU's next read
+    // or a device message. quiet_for: edges until a held read's TIMEOUT
+    // passes (its not-ready answer), all ones if none can time out; a
+    // simulator may leave out quiet_for - 1 edges and advance those timers
+    // (and the cycle counter) by the edges it left out.
+    logic        quiet;
+    logic [31:0] quiet_for;
+    always_comb begin
+        quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
+                !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0;
+        for (int c = 0; c < NCPU; c++)
+            if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
+                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
+                quiet = 1'b0;
+        quiet_for = '1;
+        for (int c = 0; c < NCH; c++)
+            if (hold[c] && !reclaiming[c] && may_nr[c] && cfg_timeout - timer[32*c +: 32] < quiet_for)
+                quiet_for = cfg_timeout - timer[32*c +: 32];
+    end
 
     always_ff @(posedge clk) begin
         if (!rst_n) begin
@@ -856,5 +883,5 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960];
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for;
 endmodule
