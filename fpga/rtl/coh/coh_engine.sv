@@ -220,7 +220,9 @@ module coh_engine #(
     endfunction
 
     // ---- state
-    logic [NL*1024-1:0] lines;        // the device's copy of every channel line
+    // Unpacked (one element per line, per answer): a write sets one element;
+    // as one packed vector Verilator copied all of it every cycle (issue 13).
+    logic [1023:0]      lines [NL];   // the device's copy of every channel line
     logic [NCH-1:0]     par;          // line of channel c held (or held last): 2c + par[c]
     // the signal rule (Documentation/protocols.md): per channel the line
     // answered last (ansl, once ansv), the last CPU word consumed (taken),
@@ -246,7 +248,7 @@ module coh_engine #(
     logic [NCPU*7-1:0]  clen;         // its payload length
     logic [NCPU*2-1:0]  akind;        // what the ready answer is (A_*)
     logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
-    logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
+    logic [1023:0]      res [NCPU];   // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
     // multi-chunk state of a CPU channel
     logic [NCPU*11-1:0] mnext;        // next request chunk expected
@@ -260,8 +262,8 @@ module coh_engine #(
     logic [NCPU*960-1:0] qp;          // its payload (bytes 8..127)
     logic [NCPU*8-1:0]  ql;           // its length (when q_req)
     for (genvar c = 0; c < NCPU; c++) begin : g_pull
-        assign qw[64*c +: 64]   = fline[c] ? lines[1024*(2*c+1) +: 64] : lines[1024*(2*c) +: 64];
-        assign qp[960*c +: 960] = fline[c] ? lines[1024*(2*c+1) + 64 +: 960] : lines[1024*(2*c) + 64 +: 960];
+        assign qw[64*c +: 64]   = fline[c] ? lines[2*c+1][63:0] : lines[2*c][63:0];
+        assign qp[960*c +: 960] = fline[c] ? lines[2*c+1][1023:64] : lines[2*c][1023:64];
         assign q_req[c]         = w_is_req(qw[64*c +: 64]);
         assign ql[8*c +: 8]     = 8'(w_len(qw[64*c +: 64]));
     end
@@ -427,11 +429,6 @@ module coh_engine #(
     int    rd_l;
     assign rd_l = line_of(rdreq_addr);
 
-    logic [1023:0] wr_mask;       // byte enables as a bit mask
-    for (genvar b = 0; b < 128; b++) begin : g_mask
-        assign wr_mask[8*b +: 8] = {8{wrreq_be[b]}};
-    end
-
     assign wrreq_ready  = !wrrsp_valid;
     wire   wr_take      = wrreq_valid && wrreq_ready;
     int    wr_l;
@@ -549,11 +546,11 @@ module coh_engine #(
                     dly[32*c +: 32] <= 32'd0;
                     if (!w_cpu(w, 1'b0) || w == taken[64*c +: 64] ||
                         (w_kind(w) == K_SYNC && w == last_sync[64*c +: 64])) begin
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
+                        res[c]              <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_TR;
                         inv[3*c +: 3]       <= I_READY;
                     end else if (!synced[c] && w_kind(w) != K_SYNC) begin
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        res[c]              <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_TR;
                         inv[3*c +: 3]       <= I_READY;
                     end else begin
@@ -574,7 +571,7 @@ module coh_engine #(
                     dly[32*c +: 32] <= 32'd0;
                     begin
                         // SYNC, or a message the engine cannot serve: SYNC_ACK
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        res[c]              <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_SACK;
                         if (w_kind(w) == K_SYNC) begin
                             synced[c]         <= 1'b1;
@@ -606,7 +603,7 @@ module coh_engine #(
                         logic [15:0] n;
                         n = 16'(clen[7*c +: 7]);
                         if (cfg_op == OP_BLOOM) n = clen[7*c +: 7] == 7'd0 ? 16'd0 : 16'(f_out_nbytes);
-                        res[1024*c +: 1024] <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
+                        res[c]              <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_RES;
                         dly[32*c +: 32]     <= cfg_delay;
                         inv[3*c +: 3]       <= I_READY;
@@ -655,7 +652,7 @@ module coh_engine #(
                                 mnext[11*c +: 11] <= w_chunk(m_w) + 11'd1;
                                 moff[16*c +: 16]  <= m_off + m_wlen;
                                 if ((m_w & C_LAST) == 0) begin
-                                    res[1024*c +: 1024] <= {960'd0, mk_word(K_ACK, 1'b0, w_chunk(m_w), 16'd0,
+                                    res[c]              <= {960'd0, mk_word(K_ACK, 1'b0, w_chunk(m_w), 16'd0,
                                                                             w_seq(m_w))};
                                     akind[2*c +: 2]     <= A_SACK;   // not counted
                                     dly[32*c +: 32]     <= 32'd0;
@@ -702,7 +699,7 @@ module coh_engine #(
                 default: begin   // M_RD2: the answer
                     for (int c = 0; c < NCPU; c++)
                         if (CW'(c) == m_c) begin
-                            res[1024*c +: 1024] <= {m_y[959:0], mk_word(K_RSP, m_off + m_clen == m_tot, m_chunk, m_clen,
+                            res[c]              <= {m_y[959:0], mk_word(K_RSP, m_off + m_clen == m_tot, m_chunk, m_clen,
                                                                         cseq[32*c +: 32])};
                             akind[2*c +: 2]     <= A_RES;
                             dly[32*c +: 32]     <= m_first ? cfg_delay : 32'd0;
@@ -727,7 +724,7 @@ module coh_engine #(
                             line = {960'd0, mk_ctrl(K_NR, 16'd0, c < NCPU ? cseq[32*c +: 32] : 32'd0)};
                             cnt_not_ready <= 1'b1;
                         end else if (c < NCPU) begin
-                            line = res[1024*c +: 1024];
+                            line = res[c];
                             tr   = akind[2*c +: 2] == A_TR;
                             if (akind[2*c +: 2] == A_RES) cnt_result <= 1'b1;
                             if (tr && (line[63:0] & C_VALID) == 0) cnt_not_ready <= 1'b1;
@@ -749,8 +746,8 @@ module coh_engine #(
                         rdrsp_data  <= line;
                         rdrsp_excl  <= cfg_excl;
                         if (!tr) begin
-                            if (par[c]) lines[1024*(2*c+1) +: 1024] <= line;
-                            else        lines[1024*(2*c) +: 1024]   <= line;
+                            if (par[c]) lines[2*c+1] <= line;
+                            else        lines[2*c]   <= line;
                             ansv[c] <= 1'b1;
                             ansl[c] <= par[c];
                         end
@@ -762,7 +759,7 @@ module coh_engine #(
             // is consumed and the next message answers the held read
             if (b_st == B_EXAM) begin
                 logic [63:0] w;
-                w = b_fline ? lines[1024*(2*NCPU+1) +: 64] : lines[1024*(2*NCPU) +: 64];
+                w = b_fline ? lines[2*NCPU+1][63:0] : lines[2*NCPU][63:0];
                 b_st <= B_READY;
                 b_tr <= 1'b1;
                 if (!w_cpu(w, 1'b1) || w == taken[64*NCPU +: 64] ||
@@ -797,7 +794,7 @@ module coh_engine #(
                 for (int c = 0; c < NCH; c++)
                     for (int k = 0; k < 2; k++)
                         if (rd_l == 2 * c + k) begin
-                            line = lines[1024*(2*c + k) +: 1024];
+                            line = lines[2*c + k];
                             if (rdreq_excl) begin
                                 // the CPU wants to store: answered at once
                             end else if (hold[c] && k == 32'(par[c])) begin
@@ -844,9 +841,16 @@ module coh_engine #(
 
             // write-backs into the device's copy of the line
             if (wr_take) begin
+                // the enabled bytes merged in here (not as a 1024-bit mask
+                // evaluated with every change of the inputs)
+                logic [1023:0] merged;
+                merged = '0;
                 for (int l = 0; l < NL; l++)
-                    if (wr_l == l)
-                        lines[1024*l +: 1024] <= (lines[1024*l +: 1024] & ~wr_mask) | (wrreq_data & wr_mask);
+                    if (wr_l == l) merged = lines[l];
+                for (int b = 0; b < 128; b++)
+                    if (wrreq_be[b]) merged[8*b +: 8] = wrreq_data[8*b +: 8];
+                for (int l = 0; l < NL; l++)
+                    if (wr_l == l) lines[l] <= merged;
                 wrrsp_valid <= 1'b1;
                 wrrsp_id    <= wrreq_id;
             end
