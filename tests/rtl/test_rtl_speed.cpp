@@ -12,7 +12,6 @@
 #include <pioc/sim/eci.hpp>
 #include <pioc/sim/eci_lines.hpp>
 #include <pioc/xdma/xdma.hpp>
-#include <pioc/pio_ops.hpp>
 #include <pioc/regs/coh_dev.hpp>
 #include <pioc/regs/pio_dev.hpp>
 #include <pioc/sim/pcie_link.hpp>
