@@ -2,6 +2,7 @@
 #include "coh_rtl.hpp"
 
 #include "Vcoh_top.h"
+#include "Vcoh_top___024root.h"
 #include "common/sim.hpp"
 #include "pioc/regs/coh_dev.hpp"
 
@@ -22,15 +23,59 @@ template <std::size_t W> void put(VlWide<W> &w, const std::uint8_t *b, std::size
 	for (std::size_t i = 0; i < n; ++i)
 		w[i / 4] |= std::uint32_t(b[i]) << (8 * (i % 4));
 }
-/** A wide signal's words and @p extra narrow fields, as one checker payload:
- *  on the stack, as sample() runs every cycle (no allocation per cycle). */
+/** @p c observes a channel with a wide payload (@p w's words and @p extra
+ *  narrow fields, on the stack: sample() runs every cycle). The payload is
+ *  only compared while valid is up, so it is built only then. */
 template <std::size_t W, std::size_t E>
-std::array<std::uint64_t, W + E> words(const VlWide<W> &w, const std::array<std::uint64_t, E> &extra)
+void observe_wide(tb::hs_checker &c, bool valid, bool ready, const VlWide<W> &w,
+		  const std::array<std::uint64_t, E> &extra, std::uint64_t cycle)
 {
+	if (!valid) {
+		c.observe(false, ready, nullptr, 0, cycle);
+		return;
+	}
 	std::array<std::uint64_t, W + E> r;
 	std::copy(w.m_storage, w.m_storage + W, r.begin());
 	std::copy(extra.begin(), extra.end(), r.begin() + W);
-	return r;
+	c.observe(true, ready, r.data(), r.size(), cycle);
+}
+/** The engine's quiet signals and the state a wait advances, public
+ *  through lib/rtl/speed.vlt. A model built without it (fpga/tb's
+ *  testbench of coh_top) has none of them: every edge is evaluated. */
+template <class R>
+concept skippable = requires(R &r) {
+	r.coh_top__DOT__u_eng__DOT__quiet;
+	r.coh_top__DOT__u_eng__DOT__quiet_for;
+	r.coh_top__DOT__u_eng__DOT__hold;
+	r.coh_top__DOT__u_eng__DOT__timer[0];
+	r.coh_top__DOT__u_cnt__DOT__count;
+};
+
+/** Edges that may be left out after the one just evaluated: quiet_for - 1
+ *  while the engine is quiet, so that the state left out of evaluation
+ *  never reaches a TIMEOUT (Verilator computes the combinational answer to
+ *  that only on an evaluated edge). */
+template <class R> std::uint64_t quiet_edges(const R &r)
+{
+	if constexpr (skippable<R>) {
+		const std::uint32_t q = r.coh_top__DOT__u_eng__DOT__quiet_for;
+		return r.coh_top__DOT__u_eng__DOT__quiet && q ? q - 1 : 0;
+	} else {
+		return 0;
+	}
+}
+
+/** @p n edges the engine waited through: the cycle counter and every held
+ *  read's timer advance by @p n (coh_engine.sv: quiet). */
+template <class R> void advance_waiting(R &r, std::uint64_t n)
+{
+	if constexpr (skippable<R>) {
+		r.coh_top__DOT__u_cnt__DOT__count += n;
+		const auto hold = r.coh_top__DOT__u_eng__DOT__hold;
+		for (unsigned c = 0; c < C::CPU_CHANNELS + 1; ++c)
+			if (hold >> c & 1)
+				r.coh_top__DOT__u_eng__DOT__timer[c] += std::uint32_t(n);
+	}
 }
 } // namespace
 
@@ -41,7 +86,8 @@ struct coh_engine_rtl::impl : tb::agent {
 	struct dmsg { line data; std::size_t len; };
 
 	explicit impl(options o)
-		: s(o.seed), axil("ctrl", PIOC_AXIL_PORT(s.m.get(), s_), &s.rng, &errors), st{&s.rng, o.stall_percent}
+		: s(o.seed), axil("ctrl", PIOC_AXIL_PORT(s.m.get(), s_), &s.rng, &errors), st{&s.rng, o.stall_percent},
+		  skip_on(o.skip_idle)
 	{
 		axil.stall_valid.percent = o.stall_percent;
 		axil.stall_ready.percent = o.stall_percent;
@@ -60,9 +106,52 @@ struct coh_engine_rtl::impl : tb::agent {
 	std::deque<dmsg> q_msg;
 	std::deque<coh_event> out;
 	bool f_rd = false, f_wr = false, f_lcl = false, f_msg = false;
+	// Idle-cycle skipping: edges the engine is known to only wait through
+	// (quiet_left) pass without evaluation; the ones passed so far
+	// (deferred) are applied to its state by settle() before anything else.
+	bool skip_on;
+	std::uint64_t quiet_left = 0, deferred = 0, skipped = 0;
 	tb::hs_checker c_rdreq{"rdreq", &errors}, c_rdrsp{"rdrsp", &errors}, c_wrreq{"wrreq", &errors},
 		c_wrrsp{"wrrsp", &errors}, c_lclreq{"lclreq", &errors}, c_lclrsp{"lclrsp", &errors},
 		c_ulreq{"ulreq", &errors}, c_dmsg{"dmsg", &errors};
+
+	/** No input offered or about to change: nothing queued, no valid held
+	 *  out, no handshake to retire, no control access. */
+	bool inputs_idle() const
+	{
+		const auto *m = s.m.get();
+		return q_rd.empty() && q_wr.empty() && q_lcl.empty() && q_msg.empty() && !m->rdreq_valid &&
+		       !m->wrreq_valid && !m->lclrsp_valid && !m->dmsg_valid && axil.idle();
+	}
+
+	/** One clock edge: evaluated, or left out while the engine only waits. */
+	void step()
+	{
+		if (quiet_left && inputs_idle()) {
+			--quiet_left;
+			++deferred;
+			++skipped;
+			++s.cycle;
+			return;
+		}
+		settle();
+		s.step();
+		if (skip_on && inputs_idle())
+			quiet_left = quiet_edges(*s.m->rootp);
+	}
+
+	/** The edges left out, applied: the cycle counter and every held
+	 *  read's timer advance by their number (coh_engine.sv: quiet). */
+	void settle()
+	{
+		quiet_left = 0;
+		if (!deferred)
+			return;
+		advance_waiting(*s.m->rootp, deferred);
+		axil.cycle += deferred;
+		deferred = 0;
+		s.m->eval(); // outputs that follow the counter (no clock edge)
+	}
 
 	void drive() override
 	{
@@ -109,16 +198,16 @@ struct coh_engine_rtl::impl : tb::agent {
 		auto *m = s.m.get();
 		const std::uint64_t cyc = s.cycle;
 		c_rdreq.observe(m->rdreq_valid, m->rdreq_ready, {m->rdreq_id, m->rdreq_addr, m->rdreq_excl}, cyc);
-		const auto rdrsp_p = words(m->rdrsp_data, std::array<std::uint64_t, 2>{m->rdrsp_id, m->rdrsp_excl});
-		c_rdrsp.observe(m->rdrsp_valid, m->rdrsp_ready, rdrsp_p.data(), rdrsp_p.size(), cyc);
-		const auto wrreq_p = words(m->wrreq_data, std::array<std::uint64_t, 2>{m->wrreq_id, m->wrreq_addr});
-		c_wrreq.observe(m->wrreq_valid, m->wrreq_ready, wrreq_p.data(), wrreq_p.size(), cyc);
+		observe_wide(c_rdrsp, m->rdrsp_valid, m->rdrsp_ready, m->rdrsp_data,
+			     std::array<std::uint64_t, 2>{m->rdrsp_id, m->rdrsp_excl}, cyc);
+		observe_wide(c_wrreq, m->wrreq_valid, m->wrreq_ready, m->wrreq_data,
+			     std::array<std::uint64_t, 2>{m->wrreq_id, m->wrreq_addr}, cyc);
 		c_wrrsp.observe(m->wrrsp_valid, m->wrrsp_ready, {m->wrrsp_id}, cyc);
 		c_lclreq.observe(m->lclreq_valid, m->lclreq_ready, {m->lclreq_addr, m->lclreq_inv}, cyc);
 		c_lclrsp.observe(m->lclrsp_valid, m->lclrsp_ready, {m->lclrsp_addr, m->lclrsp_inv}, cyc);
 		c_ulreq.observe(m->ulreq_valid, m->ulreq_ready, {m->ulreq_addr}, cyc);
-		const auto dmsg_p = words(m->dmsg_data, std::array<std::uint64_t, 1>{m->dmsg_len});
-		c_dmsg.observe(m->dmsg_valid, m->dmsg_ready, dmsg_p.data(), dmsg_p.size(), cyc);
+		observe_wide(c_dmsg, m->dmsg_valid, m->dmsg_ready, m->dmsg_data, std::array<std::uint64_t, 1>{m->dmsg_len},
+			     cyc);
 
 		f_rd = m->rdreq_valid && m->rdreq_ready;
 		f_wr = m->wrreq_valid && m->wrreq_ready;
@@ -145,6 +234,7 @@ coh_engine_rtl::~coh_engine_rtl() = default;
 void coh_engine_rtl::reset()
 {
 	impl &p = *p_;
+	p.settle(); // what the reset leaves alone (timers, the line storage) as if every edge ran
 	auto *m = p.s.m.get();
 	p.q_rd.clear();
 	p.q_wr.clear();
@@ -207,10 +297,11 @@ std::optional<coh_event> coh_engine_rtl::next_event()
 void coh_engine_rtl::step(std::uint64_t cycles)
 {
 	for (std::uint64_t i = 0; i < cycles; ++i)
-		p_->s.step();
+		p_->step();
 }
 
 std::uint64_t coh_engine_rtl::cycle() const { return p_->s.cycle; }
+std::uint64_t coh_engine_rtl::evaluated() const { return p_->s.cycle - p_->skipped; }
 
 bool coh_engine_rtl::busy() const
 {
@@ -223,6 +314,7 @@ double coh_engine_rtl::clock_mhz() const { return C::clock_mhz; }
 std::uint32_t coh_engine_rtl::ctrl_read(std::uint32_t off)
 {
 	std::uint32_t v = 0;
+	p_->settle();
 	p_->axil.read(off, &v);
 	if (!p_->s.run_until([&] { return p_->axil.idle(); }, 100000))
 		throw std::runtime_error("coh_engine_rtl: control read timed out");
@@ -231,6 +323,7 @@ std::uint32_t coh_engine_rtl::ctrl_read(std::uint32_t off)
 
 void coh_engine_rtl::ctrl_write(std::uint32_t off, std::uint32_t value)
 {
+	p_->settle();
 	p_->axil.write(off, value);
 	if (!p_->s.run_until([&] { return p_->axil.idle(); }, 100000))
 		throw std::runtime_error("coh_engine_rtl: control write timed out");

@@ -41,6 +41,13 @@ public:
 	struct options {
 		std::uint64_t seed = 1;
 		unsigned stall_percent = 0;  ///< random idle / not-ready cycles on every DC channel
+		/** Leave out the edges in which the engine only waits (an LCIA, the
+		 *  CPU's next read, a device message: coh_engine.sv's quiet), its
+		 *  held reads' timers and the cycle counter advanced as if they
+		 *  ran; false: every edge is evaluated. Values and cycles are the
+		 *  same either way (tests/rtl/test_rtl_speed.cpp); with stalls the
+		 *  random draws of the edges left out are not made. */
+		bool skip_idle = true;
 	};
 	explicit coh_engine_rtl(options o);
 	coh_engine_rtl() : coh_engine_rtl(options{}) {}
@@ -67,6 +74,8 @@ public:
 	 *  content. Queued port traffic is dropped. */
 	void reset();
 	std::uint64_t cycle() const;
+	/** Of cycle(), the edges evaluated (the rest were left out as quiet). */
+	std::uint64_t evaluated() const;
 	/** Work in flight: queued inputs, undelivered events, or the engine's
 	 *  busy output (held reads, LC/LCI/UL, invocations). While false, the
 	 *  clock may stop: nothing changes until the next input. */

@@ -60,9 +60,11 @@ coh_rtl_engine::~coh_rtl_engine()
 
 void coh_rtl_engine::make_engine()
 {
-	if (rtl_)
+	if (rtl_) {
 		cycles_before_ += rtl_->cycle();
-	rtl_ = std::make_unique<coh_engine_rtl>(coh_engine_rtl::options{o_.seed + gen_, o_.stall_percent});
+		evaluated_before_ += rtl_->evaluated();
+	}
+	rtl_ = std::make_unique<coh_engine_rtl>(coh_engine_rtl::options{o_.seed + gen_, o_.stall_percent, o_.skip_idle});
 	configure();
 	channels_ = rtl_->ctrl_read(static_cast<std::uint32_t>(C::CHANNELS.offset));
 	if (channels_ == 0 || channels_ > cpu_channels)
@@ -187,6 +189,7 @@ void coh_rtl_engine::restored()
 }
 
 std::uint64_t coh_rtl_engine::cycles() const noexcept { return cycles_before_ + rtl_->cycle(); }
+std::uint64_t coh_rtl_engine::evaluated_cycles() const noexcept { return evaluated_before_ + rtl_->evaluated(); }
 double coh_rtl_engine::clock_mhz() const noexcept { return double(C::clock_mhz); }
 
 std::uint32_t coh_rtl_engine::alloc_id(std::map<std::uint32_t, read_req> *r, std::map<std::uint32_t, write_req> *w,

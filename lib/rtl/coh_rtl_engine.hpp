@@ -48,6 +48,7 @@ public:
 		std::uint32_t delay_cycles = 0;       ///< DELAY: extra compute cycles per invocation
 		unsigned stall_percent = 0;           ///< random idle/backpressure on the engine's ports
 		std::uint64_t seed = 1;
+		bool skip_idle = true;                ///< coh_engine_rtl::options::skip_idle
 	};
 	static constexpr std::uint32_t cpu_channels = static_cast<std::uint32_t>(regs::coh_dev::CPU_CHANNELS);
 	static constexpr std::uint32_t max_payload = static_cast<std::uint32_t>(regs::coh_dev::PAYLOAD_MAX);
@@ -98,6 +99,9 @@ public:
 
 	/** Clock cycles simulated (over restarts) and the clock. */
 	std::uint64_t cycles() const noexcept;
+	/** Of cycles(), those evaluated one by one (the rest left out while the
+	 *  engine only waited: options::skip_idle). */
+	std::uint64_t evaluated_cycles() const noexcept;
 	double clock_mhz() const noexcept;
 	double cycle_ns() const noexcept { return period_; }
 
@@ -145,6 +149,7 @@ private:
 	std::uint64_t gen_ = 0;            // restarts: callbacks of an older engine are stale
 	std::uint32_t channels_ = 0;       // the CHANNELS register
 	std::uint64_t cycles_before_ = 0;  // cycles of engines before the last restart
+	std::uint64_t evaluated_before_ = 0; // of those, evaluated
 	std::map<std::uint32_t, read_req> reads_;   // id -> read the engine has not answered
 	std::map<std::uint32_t, write_req> writes_; // id -> write-back not acknowledged
 	std::set<std::uint64_t> lci_out_, locked_;  // LCI sent / LCIA given, UL not yet

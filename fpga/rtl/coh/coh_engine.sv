@@ -220,7 +220,9 @@ module coh_engine #(
     endfunction
 
     // ---- state
-    logic [NL*1024-1:0] lines;        // the device's copy of every channel line
+    // Unpacked (one element per line, per answer): a write sets one element;
+    // as one packed vector Verilator copied all of it every cycle (issue 13).
+    logic [1023:0]      lines [NL];   // the device's copy of every channel line
     logic [NCH-1:0]     par;          // line of channel c held (or held last): 2c + par[c]
     // the signal rule (Documentation/protocols.md): per channel the line
     // answered last (ansl, once ansv), the last CPU word consumed (taken),
@@ -246,7 +248,7 @@ module coh_engine #(
     logic [NCPU*7-1:0]  clen;         // its payload length
     logic [NCPU*2-1:0]  akind;        // what the ready answer is (A_*)
     logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
-    logic [NCPU*1024-1:0] res;        // answer line of a finished invocation
+    logic [1023:0]      res [NCPU];   // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
     // multi-chunk state of a CPU channel
     logic [NCPU*11-1:0] mnext;        // next request chunk expected
@@ -260,8 +262,8 @@ module coh_engine #(
     logic [NCPU*960-1:0] qp;          // its payload (bytes 8..127)
     logic [NCPU*8-1:0]  ql;           // its length (when q_req)
     for (genvar c = 0; c < NCPU; c++) begin : g_pull
-        assign qw[64*c +: 64]   = fline[c] ? lines[1024*(2*c+1) +: 64] : lines[1024*(2*c) +: 64];
-        assign qp[960*c +: 960] = fline[c] ? lines[1024*(2*c+1) + 64 +: 960] : lines[1024*(2*c) + 64 +: 960];
+        assign qw[64*c +: 64]   = fline[c] ? lines[2*c+1][63:0] : lines[2*c][63:0];
+        assign qp[960*c +: 960] = fline[c] ? lines[2*c+1][1023:64] : lines[2*c][1023:64];
         assign q_req[c]         = w_is_req(qw[64*c +: 64]);
         assign ql[8*c +: 8]     = 8'(w_len(qw[64*c +: 64]));
     end
@@ -385,6 +387,20 @@ module coh_engine #(
             reclaiming[c] = par[c] ? (need_lci[2*c] || lci_out[2*c]) : (need_lci[2*c+1] || lci_out[2*c+1]);
     end
 
+    // per channel: its answer can go now (ready_now), or a not-ready one
+    // once TIMEOUT has passed (may_nr)
+    logic [NCH-1:0] ready_now, may_nr;
+    always_comb begin
+        for (int c = 0; c < NCPU; c++) begin
+            ready_now[c] = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
+            // not ready only while a consumed word's answer is computed
+            // (the pulled line's examination takes a few cycles)
+            may_nr[c]    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
+        end
+        ready_now[NCPU] = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
+        may_nr[NCPU]    = b_st == B_PEND;
+    end
+
     logic          ans_go;         // an answer of a held read is loaded this cycle
     int            ans_c;
     logic          ans_nr;         // it is a not-ready answer after TIMEOUT
@@ -393,22 +409,12 @@ module coh_engine #(
         ans_c  = 0;
         ans_nr = 1'b0;
         for (int c = NCH - 1; c >= 0; c--) begin
-            logic ready_now, may_nr;
-            if (c < NCPU) begin
-                ready_now = inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0;
-                // not ready only while a consumed word's answer is computed
-                // (the pulled line's examination takes a few cycles)
-                may_nr    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
-            end else begin
-                ready_now = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
-                may_nr    = b_st == B_PEND;
-            end
             // Answer only once the other line is Invalid in the CPU's cache
             // (its LCI acknowledged): the CPU's next load goes there.
-            if (hold[c] && !reclaiming[c] && (ready_now || (may_nr && timer[32*c +: 32] >= cfg_timeout))) begin
+            if (hold[c] && !reclaiming[c] && (ready_now[c] || (may_nr[c] && timer[32*c +: 32] >= cfg_timeout))) begin
                 ans_go = 1'b1;
                 ans_c  = c;
-                ans_nr = !ready_now;
+                ans_nr = !ready_now[c];
             end
         end
         if (rdrsp_valid) ans_go = 1'b0;    // output register busy
@@ -422,11 +428,6 @@ module coh_engine #(
     wire   rd_take     = rdreq_valid && rdreq_ready;
     int    rd_l;
     assign rd_l = line_of(rdreq_addr);
-
-    logic [1023:0] wr_mask;       // byte enables as a bit mask
-    for (genvar b = 0; b < 128; b++) begin : g_mask
-        assign wr_mask[8*b +: 8] = {8{wrreq_be[b]}};
-    end
 
     assign wrreq_ready  = !wrrsp_valid;
     wire   wr_take      = wrreq_valid && wrreq_ready;
@@ -465,6 +466,29 @@ module coh_engine #(
     end
     assign busy = m_st != M_IDLE || |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
                   lclreq_valid || ulreq_valid;
+
+    // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
+    // through speed.vlt; no port, the hardware ignores them). quiet: while no
+    // input is valid, the next edge changes nothing but the timers of held
+    // reads (+1 each): the engine only waits for an LCIA, the CPU's next read
+    // or a device message. quiet_for: edges until a held read's TIMEOUT
+    // passes (its not-ready answer), all ones if none can time out; a
+    // simulator may leave out quiet_for - 1 edges and advance those timers
+    // (and the cycle counter) by the edges it left out.
+    logic        quiet;
+    logic [31:0] quiet_for;
+    always_comb begin
+        quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
+                !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0;
+        for (int c = 0; c < NCPU; c++)
+            if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
+                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
+                quiet = 1'b0;
+        quiet_for = '1;
+        for (int c = 0; c < NCH; c++)
+            if (hold[c] && !reclaiming[c] && may_nr[c] && cfg_timeout - timer[32*c +: 32] < quiet_for)
+                quiet_for = cfg_timeout - timer[32*c +: 32];
+    end
 
     always_ff @(posedge clk) begin
         if (!rst_n) begin
@@ -522,11 +546,11 @@ module coh_engine #(
                     dly[32*c +: 32] <= 32'd0;
                     if (!w_cpu(w, 1'b0) || w == taken[64*c +: 64] ||
                         (w_kind(w) == K_SYNC && w == last_sync[64*c +: 64])) begin
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
+                        res[c]              <= {960'd0, mk_ctrl(K_NR, 16'd0, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_TR;
                         inv[3*c +: 3]       <= I_READY;
                     end else if (!synced[c] && w_kind(w) != K_SYNC) begin
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        res[c]              <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_TR;
                         inv[3*c +: 3]       <= I_READY;
                     end else begin
@@ -547,7 +571,7 @@ module coh_engine #(
                     dly[32*c +: 32] <= 32'd0;
                     begin
                         // SYNC, or a message the engine cannot serve: SYNC_ACK
-                        res[1024*c +: 1024] <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
+                        res[c]              <= {960'd0, mk_ctrl(K_SACK, 16'd0, w_seq(w))};
                         akind[2*c +: 2]     <= A_SACK;
                         if (w_kind(w) == K_SYNC) begin
                             synced[c]         <= 1'b1;
@@ -579,7 +603,7 @@ module coh_engine #(
                         logic [15:0] n;
                         n = 16'(clen[7*c +: 7]);
                         if (cfg_op == OP_BLOOM) n = clen[7*c +: 7] == 7'd0 ? 16'd0 : 16'(f_out_nbytes);
-                        res[1024*c +: 1024] <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
+                        res[c]              <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_RES;
                         dly[32*c +: 32]     <= cfg_delay;
                         inv[3*c +: 3]       <= I_READY;
@@ -628,7 +652,7 @@ module coh_engine #(
                                 mnext[11*c +: 11] <= w_chunk(m_w) + 11'd1;
                                 moff[16*c +: 16]  <= m_off + m_wlen;
                                 if ((m_w & C_LAST) == 0) begin
-                                    res[1024*c +: 1024] <= {960'd0, mk_word(K_ACK, 1'b0, w_chunk(m_w), 16'd0,
+                                    res[c]              <= {960'd0, mk_word(K_ACK, 1'b0, w_chunk(m_w), 16'd0,
                                                                             w_seq(m_w))};
                                     akind[2*c +: 2]     <= A_SACK;   // not counted
                                     dly[32*c +: 32]     <= 32'd0;
@@ -675,7 +699,7 @@ module coh_engine #(
                 default: begin   // M_RD2: the answer
                     for (int c = 0; c < NCPU; c++)
                         if (CW'(c) == m_c) begin
-                            res[1024*c +: 1024] <= {m_y[959:0], mk_word(K_RSP, m_off + m_clen == m_tot, m_chunk, m_clen,
+                            res[c]              <= {m_y[959:0], mk_word(K_RSP, m_off + m_clen == m_tot, m_chunk, m_clen,
                                                                         cseq[32*c +: 32])};
                             akind[2*c +: 2]     <= A_RES;
                             dly[32*c +: 32]     <= m_first ? cfg_delay : 32'd0;
@@ -700,7 +724,7 @@ module coh_engine #(
                             line = {960'd0, mk_ctrl(K_NR, 16'd0, c < NCPU ? cseq[32*c +: 32] : 32'd0)};
                             cnt_not_ready <= 1'b1;
                         end else if (c < NCPU) begin
-                            line = res[1024*c +: 1024];
+                            line = res[c];
                             tr   = akind[2*c +: 2] == A_TR;
                             if (akind[2*c +: 2] == A_RES) cnt_result <= 1'b1;
                             if (tr && (line[63:0] & C_VALID) == 0) cnt_not_ready <= 1'b1;
@@ -722,8 +746,8 @@ module coh_engine #(
                         rdrsp_data  <= line;
                         rdrsp_excl  <= cfg_excl;
                         if (!tr) begin
-                            if (par[c]) lines[1024*(2*c+1) +: 1024] <= line;
-                            else        lines[1024*(2*c) +: 1024]   <= line;
+                            if (par[c]) lines[2*c+1] <= line;
+                            else        lines[2*c]   <= line;
                             ansv[c] <= 1'b1;
                             ansl[c] <= par[c];
                         end
@@ -735,7 +759,7 @@ module coh_engine #(
             // is consumed and the next message answers the held read
             if (b_st == B_EXAM) begin
                 logic [63:0] w;
-                w = b_fline ? lines[1024*(2*NCPU+1) +: 64] : lines[1024*(2*NCPU) +: 64];
+                w = b_fline ? lines[2*NCPU+1][63:0] : lines[2*NCPU][63:0];
                 b_st <= B_READY;
                 b_tr <= 1'b1;
                 if (!w_cpu(w, 1'b1) || w == taken[64*NCPU +: 64] ||
@@ -770,7 +794,7 @@ module coh_engine #(
                 for (int c = 0; c < NCH; c++)
                     for (int k = 0; k < 2; k++)
                         if (rd_l == 2 * c + k) begin
-                            line = lines[1024*(2*c + k) +: 1024];
+                            line = lines[2*c + k];
                             if (rdreq_excl) begin
                                 // the CPU wants to store: answered at once
                             end else if (hold[c] && k == 32'(par[c])) begin
@@ -817,9 +841,16 @@ module coh_engine #(
 
             // write-backs into the device's copy of the line
             if (wr_take) begin
+                // the enabled bytes merged in here (not as a 1024-bit mask
+                // evaluated with every change of the inputs)
+                logic [1023:0] merged;
+                merged = '0;
                 for (int l = 0; l < NL; l++)
-                    if (wr_l == l)
-                        lines[1024*l +: 1024] <= (lines[1024*l +: 1024] & ~wr_mask) | (wrreq_data & wr_mask);
+                    if (wr_l == l) merged = lines[l];
+                for (int b = 0; b < 128; b++)
+                    if (wrreq_be[b]) merged[8*b +: 8] = wrreq_data[8*b +: 8];
+                for (int l = 0; l < NL; l++)
+                    if (wr_l == l) lines[l] <= merged;
                 wrrsp_valid <= 1'b1;
                 wrrsp_id    <= wrreq_id;
             end
@@ -856,5 +887,5 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960];
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for;
 endmodule

@@ -110,7 +110,10 @@ public:
 				fail(cycle, "payload changed while valid and not ready");
 		}
 		pending_ = valid && !ready;
-		last_.assign(payload, payload + n);   // reuses the capacity: no allocation per cycle
+		// Kept only for the next cycle's comparison (every cycle, this copy
+		// was 10% of rtl:xdma's time); reuses the capacity: no allocation.
+		if (pending_)
+			last_.assign(payload, payload + n);
 		if (valid && ready)
 			++beats;
 	}
