@@ -10,6 +10,7 @@
 #include "unit/eci_sim/hook_before_signal.hpp"
 #include "unit/eci_sim/receive_across_restarts.hpp"
 
+#include <pioc/barrier.hpp>
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
 #include <pioc/pio_ops.hpp>
@@ -61,15 +62,27 @@ struct rig {
 	std::uint32_t invoke_count() { return eng.ctrl_read(C::INVOKE_COUNT.offset); }
 };
 
+/** The CPU's weak order on top of the adversary, as in the model's tests:
+ *  stores wait in a store buffer, loads not ordered by a barrier may be
+ *  answered early (sim::eci::system::store_buffer, load_order). */
+void weak_cpu(sim::eci::system &sys, std::uint64_t seed)
+{
+	sys.store_buffer(seed * 7 + 1, 0.3);
+	sys.load_order(seed * 11 + 3, 0.5);
+}
+
 /** @p calls 5a calls under the adversary; returns the wrong answers and
  *  duplicate runs (0 expected). */
-unsigned adversarial_calls(std::uint64_t seed, unsigned calls)
+unsigned adversarial_calls(std::uint64_t seed, unsigned calls, bool no_acquire = false)
 {
 	coh_rtl_engine::options o;
 	o.op = P::OP_ADD1;
 	rig r(o);
 	auto lay = r.eng.channel_layout(0);
 	r.sys.adversary(seed, 0.25, control_lines(lay));
+	weak_cpu(r.sys, seed);
+	if (no_acquire) // as if the code's acquire loads were plain loads
+		r.sys.ignore_barrier(barrier::kind::load_load);
 	coherent::cpu_options co;
 	co.max_not_ready = 1000;
 	coherent::invoker<lines_t> inv(lines_t(r.sys, 0), lay, co);
@@ -96,9 +109,11 @@ unsigned adversarial_calls(std::uint64_t seed, unsigned calls)
 		}
 	}
 	INFO("seed " << seed << ": evictions " << r.sys.adversary_evictions() << ", speculative reads "
-		     << r.sys.adversary_reads() << ", not ready " << inv.stats().not_ready);
+		     << r.sys.adversary_reads() << ", not ready " << inv.stats().not_ready << ", stores reordered "
+		     << r.sys.store_buffer_reorders() << ", loads answered early " << r.sys.load_order_early());
 	CHECK(r.sys.adversary_evictions() > calls / 4);
 	CHECK(r.sys.adversary_reads() > calls / 4);
+	CHECK(r.sys.load_order_early() > calls / 10);
 	return bad;
 }
 
@@ -108,6 +123,7 @@ unsigned adversarial_messages(std::uint64_t seed, unsigned count)
 	rig r({});
 	auto lay = r.eng.message_layout();
 	r.sys.adversary(seed, 0.25, control_lines(lay));
+	weak_cpu(r.sys, seed);
 	coherent::cpu_options co;
 	co.max_not_ready = 1000;
 	coherent::receiver<lines_t> rx(lines_t(r.sys, 0), lay, co);
@@ -145,6 +161,10 @@ TEST_CASE("coh_rtl_engine under the adversarial CPU: 5a calls, none run twice, e
 		INFO("seed " << seed);
 		CHECK(adversarial_calls(seed, 1500) == 0);
 	}
+	// The same CPU without the acquire before the payload loads: the weak
+	// load order must make some answers wrong, or the run above shows
+	// nothing about that barrier.
+	CHECK(adversarial_calls(1, 1500, true) > 0);
 }
 
 TEST_CASE("coh_rtl_engine under the adversarial CPU: 5b messages, none lost, none twice", "[coh_rtl][adversary]")
