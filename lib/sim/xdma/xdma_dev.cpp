@@ -106,7 +106,7 @@ void xdma_dev::reset_registers()
 void xdma_dev::function_reset()
 {
 	reset_registers();
-	q_ = {};
+	q_.clear();
 	removed_ = false;
 }
 
@@ -119,17 +119,17 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 
 void xdma_dev::schedule(double t, std::function<void()> fn)
 {
-	q_.push(event{t, seq_++, std::move(fn)});
+	q_.push(t, std::move(fn));
 }
 
 void xdma_dev::advance(std::uint64_t t_ns)
 {
 	const double t = double(t_ns);
-	while (!q_.empty() && q_.top().t <= t) {
-		event ev = q_.top();
-		q_.pop();
-		now_ = std::max(now_, ev.t);
-		ev.fn();
+	while (q_.due(t)) {
+		double te;
+		auto fn = q_.pop(te);
+		now_ = std::max(now_, te);
+		fn();
 	}
 	now_ = std::max(now_, t);
 	user_->advance(t_ns);
@@ -139,7 +139,7 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 {
 	if (q_.empty())
 		return std::numeric_limits<std::uint64_t>::max();
-	return std::uint64_t(q_.top().t + 0.999);
+	return std::uint64_t(q_.next_time() + 0.999);
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)
@@ -486,7 +486,7 @@ void xdma_dev::start_run(engine &e, double t)
 	if (f == xdma::fault::removed) {
 		e.fault = xdma::fault::none;
 		removed_ = true;
-		q_ = {}; // nothing it had scheduled happens any more
+		q_.clear(); // nothing it had scheduled happens any more
 		return;
 	}
 	if (f == xdma::fault::stuck || f == xdma::fault::stuck_hard) {

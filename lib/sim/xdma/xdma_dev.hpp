@@ -6,6 +6,7 @@
 #include "sim/xdma/card_port.hpp"
 
 #include <pioc/regs/xdma.hpp>
+#include <pioc/sim/event_queue.hpp>
 #include <pioc/sim/target.hpp>
 #include <pioc/sim/xdma_control.hpp>
 
@@ -114,12 +115,6 @@ private:
 		double cursor = 0;           ///< engine free at (device time)
 		double last_done = 0;        ///< completion time of the last descriptor issued
 	};
-	struct event {
-		double t;
-		std::uint64_t seq;
-		std::function<void()> fn;
-		bool operator>(const event &o) const { return t != o.t ? t > o.t : seq > o.seq; }
-	};
 
 	void reset_registers();
 	void schedule(double t, std::function<void()> fn);
@@ -162,9 +157,8 @@ private:
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};
 	std::array<int, 32> vector_fd_;
 	std::uint32_t msi_state_ = regs::xdma::CFG_MSIX_ENABLED; ///< config block 0x14 (read-only)
-	std::priority_queue<event, std::vector<event>, std::greater<event>> q_;
+	event_queue q_;
 	bool removed_ = false; ///< fault::removed: the function is gone until function_reset()
-	std::uint64_t seq_ = 0;
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
