@@ -124,15 +124,23 @@ void xdma_dev::schedule(double t, std::function<void()> fn)
 
 void xdma_dev::advance(std::uint64_t t_ns)
 {
+	// Called on every simulated poll of host memory: nothing due is the
+	// common case, the event loop out of line.
 	const double t = double(t_ns);
+	if (q_.due(t)) [[unlikely]]
+		run_events(t);
+	now_ = std::max(now_, t);
+	user_->advance(t_ns);
+}
+
+void xdma_dev::run_events(double t)
+{
 	while (q_.due(t)) {
 		double te;
 		auto fn = q_.pop(te);
 		now_ = std::max(now_, te);
 		fn();
 	}
-	now_ = std::max(now_, t);
-	user_->advance(t_ns);
 }
 
 std::uint64_t xdma_dev::next_event_ns() const noexcept
@@ -495,8 +503,7 @@ void xdma_dev::start_run(engine &e, double t)
 		e.hard_stuck = f == xdma::fault::stuck_hard;
 		return;
 	}
-	const std::uint64_t gen = e.gen;
-	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+	schedule_step(e, e.cursor);
 }
 
 void xdma_dev::stop_run(engine &e, double t)
@@ -724,22 +731,33 @@ void xdma_dev::process(engine &e, const fetched &f)
 	e.perf_bytes += len;
 	done = std::max(done, e.last_done);
 	e.last_done = done;
-	const std::uint64_t gen = e.gen;
 	const bool stop = d.control & r::DESC_STOP, completed_flag = d.control & r::DESC_COMPLETED;
-	schedule(done, [this, &e, gen, stop, completed_flag] {
-		if (e.gen != gen)
-			return;
-		++e.completed;
-		if (completed_flag) {
-			if (!stop)
-				write_back(e, now_, false);
-			log_status(e, r::ST_DESC_COMPLETED, now_);
-		}
-		if (stop)
-			finish(e, now_);
-	});
+	const std::uint64_t key = run_key(e, e.gen, (stop ? key_stop : 0) | (completed_flag ? key_completed : 0));
+	schedule(done, [this, key] { complete(key); });
 	if (stop)
 		e.block.clear(), e.block_pos = 0, e.next_bus = 0;
+}
+
+void xdma_dev::complete(std::uint64_t key)
+{
+	engine &e = engine_of(key);
+	if (e.gen != key_gen(key))
+		return;
+	const bool stop = key & key_stop;
+	++e.completed;
+	if (key & key_completed) {
+		if (!stop)
+			write_back(e, now_, false);
+		log_status(e, r::ST_DESC_COMPLETED, now_);
+	}
+	if (stop)
+		finish(e, now_);
+}
+
+void xdma_dev::schedule_step(engine &e, double t)
+{
+	const std::uint64_t key = run_key(e, e.gen, 0);
+	schedule(t, [this, key] { step(engine_of(key), key_gen(key)); });
 }
 
 void xdma_dev::step(engine &e, std::uint64_t gen)
@@ -773,7 +791,7 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 			}
 		}
 	}
-	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+	schedule_step(e, e.cursor);
 }
 
 std::unique_ptr<target> make_xdma_dev()

@@ -118,6 +118,8 @@ private:
 
 	void reset_registers();
 	void schedule(double t, std::function<void()> fn);
+	/** Runs every event due by @p t, in order. */
+	[[gnu::noinline]] void run_events(double t);
 	std::uint32_t reg_read(std::uint64_t off, double t);
 	void reg_write(std::uint64_t off, std::uint32_t v, double t);
 	engine *engine_at(std::uint64_t off, bool sgdma);
@@ -125,6 +127,23 @@ private:
 	void start_run(engine &e, double t);
 	void stop_run(engine &e, double t);
 	void step(engine &e, std::uint64_t gen);
+	/** The engines' frequent events (the next step, a descriptor's
+	 *  completion) name their engine and run by one word: with `this` the
+	 *  callback fits std::function's inline storage, no allocation per
+	 *  event. Bits 0-1 the channel, 2 C2H, 3-4 key_* flags, then the run's
+	 *  generation (e.gen: events of an older run find it changed). */
+	static constexpr std::uint64_t key_stop = 1u << 3, key_completed = 1u << 4;
+	static std::uint64_t run_key(const engine &e, std::uint64_t gen, std::uint64_t flags) noexcept
+	{
+		static_assert(regs::xdma::max_channels <= 4, "two bits of channel");
+		return gen << 5 | flags | std::uint64_t(e.c2h) << 2 | e.ch;
+	}
+	static std::uint64_t key_gen(std::uint64_t key) noexcept { return key >> 5; }
+	engine &engine_of(std::uint64_t key) noexcept { return (key >> 2 & 1 ? c2h_ : h2c_)[key & 3]; }
+	/** step(e, e.gen) at @p t. */
+	void schedule_step(engine &e, double t);
+	/** A descriptor of run key_gen(@p key) completes (key_* flags: its control bits). */
+	void complete(std::uint64_t key);
 	void fetch_block(engine &e);
 	void process(engine &e, const fetched &f);
 	void fail(engine &e, std::uint32_t status_bits, double t);
