@@ -176,10 +176,19 @@ void system::tad_release(std::uint64_t line)
 void system::touch_lru(std::uint64_t line)
 {
 	auto &c = cpu_cache_[line];
-	if (c->stamp)
-		lru_.erase(c->stamp);
+	// Every CPU access lands here (a poll loop many times per line): the
+	// most recent line stays where it is, and a line that moves takes its
+	// map node along instead of freeing it and allocating another.
+	if (c->stamp && c->stamp == lru_stamp_)
+		return;
+	auto node = c->stamp ? lru_.extract(c->stamp) : decltype(lru_)::node_type();
 	c->stamp = ++lru_stamp_;
-	lru_[c->stamp] = line;
+	if (node.empty()) {
+		lru_[c->stamp] = line;
+		return;
+	}
+	node.key() = c->stamp;
+	lru_.insert(std::move(node));
 }
 
 void system::maybe_capacity_evict(std::uint64_t keep)
