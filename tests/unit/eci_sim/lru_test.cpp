@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 namespace eci = pioc::sim::eci;
 
@@ -27,42 +29,26 @@ struct l2_of_two {
 	}
 	bool holds(std::uint64_t addr) const { return s.cpu_state(addr) != eci::line_state::I; }
 };
+
+/** Which of lines a, b, d (0, 1, 2) the L2 of two lines holds after the
+ *  CPU loaded them in @p order. */
+std::vector<bool> held_after(std::initializer_list<int> order)
+{
+	l2_of_two m;
+	const std::uint64_t line[] = {m.a, m.b, m.d};
+	for (int i : order)
+		m.load(line[i]);
+	return {m.holds(m.a), m.holds(m.b), m.holds(m.d)};
+}
 } // namespace
 
 TEST_CASE("eci model: capacity evictions take the least recently used line", "[eci_sim][lru]")
 {
-	l2_of_two m;
-	SECTION("a line used again is kept, the other one goes")
-	{
-		m.load(m.a);
-		m.load(m.b);
-		m.load(m.a);
-		m.load(m.d);
-		CHECK(m.holds(m.a));
-		CHECK_FALSE(m.holds(m.b));
-		CHECK(m.holds(m.d));
-	}
-	SECTION("a line used twice in a row is still the oldest once another is used")
-	{
-		m.load(m.a);
-		m.load(m.a);
-		m.load(m.b);
-		m.load(m.d);
-		CHECK_FALSE(m.holds(m.a));
-		CHECK(m.holds(m.b));
-		CHECK(m.holds(m.d));
-	}
-	SECTION("an evicted line comes back as the newest")
-	{
-		m.load(m.a);
-		m.load(m.b);
-		m.load(m.d); // a goes
-		m.load(m.a); // b goes
-		m.load(m.a);
-		m.load(m.d);
-		m.load(m.b); // a goes: d was used after it
-		CHECK_FALSE(m.holds(m.a));
-		CHECK(m.holds(m.b));
-		CHECK(m.holds(m.d));
-	}
+	// A line used again is kept, the other one goes.
+	CHECK(held_after({0, 1, 0, 2}) == std::vector<bool>{true, false, true});
+	// A line used twice in a row is still the oldest once another is used.
+	CHECK(held_after({0, 0, 1, 2}) == std::vector<bool>{false, true, true});
+	// An evicted line comes back as the newest: a goes, b goes, then a again
+	// (d was used after it).
+	CHECK(held_after({0, 1, 2, 0, 0, 2, 1}) == std::vector<bool>{false, true, true});
 }
