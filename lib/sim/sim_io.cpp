@@ -43,8 +43,11 @@ std::uint64_t sim_io::now_ns() const noexcept
 
 void sim_io::idle(std::uint64_t ns) const
 {
-	link_->cpu_spend(double(ns));
-	link_->device().advance(now_ns());
+	// A driver's poll loop calls this every few simulated ns: no more than
+	// the clock step and the device's own (usually empty) catch-up.
+	sim::pcie_link &l = *link_;
+	l.cpu_spend(double(ns));
+	l.device().advance(l.now_ns());
 }
 
 /** The CPU sleeps until the device's next event or @p deadline, then the

@@ -12,6 +12,7 @@ fail=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 ok() { echo "ok   $*"; }
+strip='import json,sys; r=json.load(sys.stdin); r.pop("cpu"); r.pop("simulation"); print(json.dumps(r, sort_keys=True, indent=1))'
 bad() { echo "FAIL $*"; fail=1; }
 
 # usage OPTION ARGS...: exit 2, stderr names OPTION
@@ -21,10 +22,11 @@ usage() {
 	if [ $rc -eq 2 ] && echo "$err" | grep -q -- "$opt"; then ok "$*: refused ($(echo "$err" | head -1))"
 	else bad "$*: exit $rc, stderr: $err"; fi
 }
-# same A B ARGS...: ecibench A and B (each a quoted argument list) print the same JSON but for "cpu"
+# same A B ARGS...: ecibench A and B (each a quoted argument list) print the
+# same JSON but for "cpu" and the simulator's speed (wall and CPU time)
 same() {
-	"$bench" $1 --no-pin --json 2>/dev/null | grep -v '"cpu"' >"$dir/a" &&
-	"$bench" $2 --no-pin --json 2>/dev/null | grep -v '"cpu"' >"$dir/b" &&
+	"$bench" $1 --no-pin --json 2>/dev/null | python3 -c "$strip" >"$dir/a" &&
+	"$bench" $2 --no-pin --json 2>/dev/null | python3 -c "$strip" >"$dir/b" &&
 	[ -s "$dir/a" ] && cmp -s "$dir/a" "$dir/b" && ok "'$1' = '$2'" || bad "'$1' != '$2': $(diff "$dir/a" "$dir/b" | head -5)"
 }
 
@@ -40,6 +42,29 @@ assert r["device"]=="sim:eci" and r["simulated"] is True and r["variant"]==sys.a
 assert x["messages_per_op"]==4 and 800 < x["p50_ns"] < 1100, x' $v && ok "invoke --variant $v" ||
 	bad "invoke --variant $v: $(echo "$out" | head -3)"
 done
+# The simulator's speed (issue 13), as pciebench reports it: simulated time,
+# wall and CPU seconds and their ratios, all positive; no cycles on the model.
+# sim_speed SPEC CMD...: the run's "simulation" object; SPEC "rtl" wants cycles.
+sim_speed() {
+	kind=$1; shift
+	"$bench" "$@" --no-pin --json 2>/dev/null | python3 -c 'import json,sys; s=json.load(sys.stdin)["simulation"]
+for k in ("simulated_ns", "wall_s", "cpu_s", "sim_ns_per_wall_ns", "sim_ns_per_cpu_ns"):
+    assert s[k] > 0, (k, s)
+rtl = sys.argv[1] == "rtl"
+assert ("cycles" in s) == rtl, s
+if rtl:
+    assert s["cycles"] > 0 and s["evaluated_cycles"] > 0 and s["cycles_per_s"] > 0 and s["clock_mhz"] == 300, s
+print(s)' "$kind" && ok "simulation speed: $*" || bad "simulation speed: $*"
+}
+sim_speed model invoke --sizes 64,4K -n 50
+sim_speed model invoke --variant 5b --sizes 64 -n 50
+sim_speed model queue --device sim:eci -n 200 -w 10
+# The simulated time is the sum over the sizes' devices.
+for s in 64 4K 64,4K; do "$bench" invoke --sizes $s -n 50 --no-pin --json >"$dir/sizes-$s" || bad "invoke --sizes $s"; done
+python3 -c 'import json,sys; a, b, ab = (json.load(open(f))["simulation"]["simulated_ns"] for f in sys.argv[1:])
+assert a > 0 and b > a and abs(ab - (a + b)) < 1e-9 * ab, (a, b, ab)' "$dir/sizes-64" "$dir/sizes-4K" "$dir/sizes-64,4K" &&
+	ok "simulated_ns sums the sizes" || bad "simulated_ns does not sum the sizes"
+
 # The model's parameters come from the model the run used.
 "$bench" invoke --line 64 --sizes 64 -n 5 --no-pin --json | python3 -c 'import json,sys; r=json.load(sys.stdin)
 assert r["model"]["line"]==64 and r["model"]["link_ns"]>0, r' && ok "model parameters of a --line 64 run" || bad "model parameters"
@@ -69,6 +94,7 @@ else
 	usage "--line 64: rtl:coh: line size 64" invoke --device rtl:coh --line 64 --sizes 64 -n 1
 	usage "--device rtl:coh: rtl:coh: variant 5c" invoke --device rtl:coh --variant 5c --sizes 64 -n 1
 	usage "--device rtl:coh: rtl:coh: pipelined" invoke --engine rtl --pipelined --sizes 64 -n 1
+	sim_speed rtl invoke --device rtl:coh --sizes 64 -n 5 -w 1
 fi
 
 # --help names the devices: per command, and the tool's table.

@@ -8,6 +8,7 @@
 #include "devices.hpp"
 
 #include <pioc/bench/histogram.hpp>
+#include <pioc/bench/sim_speed.hpp>
 #include <pioc/coherent/engine_control.hpp>
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/lines.hpp>
@@ -187,8 +188,10 @@ void set_line(coherent::port &port, std::uint64_t line)
 }
 
 /** One size on a freshly opened simulated device: its engine set up as the
- *  options say, every message counted. */
-bench::result run_simulated_size(const invoke_opts &o, const device_choice &d, coherent::variant v, std::size_t s)
+ *  options say, every message counted. Adds the simulated time (and the RTL
+ *  engine's cycles) that passed on that device to @p passed. */
+bench::result run_simulated_size(const invoke_opts &o, const device_choice &d, coherent::variant v, std::size_t s,
+				 bench::sim_sample &passed)
 {
 	auto dev = device::open(d.spec);
 	auto &port = dev.coherent();
@@ -200,6 +203,8 @@ bench::result run_simulated_size(const invoke_opts &o, const device_choice &d, c
 	es.channels = static_cast<std::uint32_t>(o.channel + 1);
 	auto &eng = device_setting("--device " + d.spec, [&]() -> auto & { return port.start_invocations(es); });
 	auto &sys = port.system();
+	const double sim0 = sys.now();
+	const std::uint64_t eng_cyc0 = eng.cycles().value_or(0);
 	const auto lay = eng.channel_layout(static_cast<std::uint32_t>(o.channel));
 	sys.cpu_spend(5000); // the device's reset: it takes its lines (CPU-homed variants)
 	coherent::eci_sim_lines L(sys, eng.window_base());
@@ -241,6 +246,14 @@ bench::result run_simulated_size(const invoke_opts &o, const device_choice &d, c
 	add_link_counts(r, sys.stats() - c0, o.common.iterations);
 	if (auto cyc = eng.cycles())
 		r.extra["cycles_per_op"] = double(*cyc - cyc0) / double(o.common.iterations);
+	passed.sim_ns += sys.now() - sim0;
+	if (auto cyc = eng.cycles()) {
+		// The RTL engine is clocked only while busy and every such cycle is
+		// evaluated (lib/rtl/coh_rtl_engine.hpp): evaluated = simulated.
+		passed.cycles += *cyc - eng_cyc0;
+		passed.evaluated_cycles += *cyc - eng_cyc0;
+		passed.clock_mhz = double(cd::clock_mhz);
+	}
 	return r;
 }
 
@@ -256,11 +269,17 @@ void run_simulated(const invoke_opts &o, const device_choice &d, coherent::varia
 	const std::uint64_t per_size = o.common.iterations + o.common.warmup;
 	progress prog("ecibench invoke", o.sizes.size() * per_size, o.common.quiet);
 	std::uint64_t done = 0;
+	// Each size runs on its own device from simulated time 0: the simulator's
+	// speed sums their simulated time (and cycles) against the whole loop's
+	// wall and CPU time, the devices' opening included.
+	bench::sim_sample passed;
+	const bench::speed_meter meter{bench::sim_sample{}};
 	for (auto s : o.sizes) {
 		prog.update(done, fmt::format("{} {} B", o.variant, s));
 		done += per_size;
-		rep.results.push_back(run_simulated_size(o, d, v, s));
+		rep.results.push_back(run_simulated_size(o, d, v, s, passed));
 	}
+	rep.speed = meter.stop(passed);
 	prog.finish();
 }
 

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "threads.hpp"
 
+#include <pioc/bench/sim_speed.hpp>
 #include <pioc/coherent/lines.hpp>
 #include <pioc/coherent/port.hpp>
 #include <pioc/coherent/queue.hpp>
@@ -28,13 +29,14 @@ struct queue_opts {
 
 /** Round trips with the modelled device as the other end (its CNI queue
  *  engine, started through the device's port): the library's cq_ring over
- *  eci_sim_lines. */
-bench::result queue_device(device &dev, std::uint32_t entries, std::size_t n, const bench_options &common)
+ *  eci_sim_lines. Adds the row and the simulator's speed to @p rep. */
+void queue_device(device &dev, std::uint32_t entries, std::size_t n, const bench_options &common, bench::report &rep)
 {
 	progress prog("ecibench queue", common.iterations, common.quiet);
 	auto &port = dev.coherent();
 	const auto rings = port.start_queue(entries);
 	auto &sys = port.system();
+	const bench::speed_meter meter{bench::sim_sample{sys.now()}};
 	using ring = coherent::cq_ring<coherent::eci_sim_lines>;
 	coherent::eci_sim_lines lines(sys, 0);
 	ring to(lines, rings.to_device, entries), from(lines, rings.from_device, entries);
@@ -62,10 +64,11 @@ bench::result queue_device(device &dev, std::uint32_t entries, std::size_t n, co
 			h.record(static_cast<std::uint64_t>(sys.now() - t0 + 0.5));
 		}
 	}
+	rep.speed = meter.stop(bench::sim_sample{sys.now()});
 	prog.finish();
 	auto r = bench::result::from("cq_roundtrip", n, h);
 	add_link_counts(r, sys.stats() - c0, common.iterations);
-	return r;
+	rep.results.push_back(r);
 }
 
 int run_on_model(const queue_opts &o, const device_choice &d, std::uint32_t line)
@@ -83,7 +86,7 @@ int run_on_model(const queue_opts &o, const device_choice &d, std::uint32_t line
 	rep.extra["line"] = line;
 	rep.extra["peer"] = "device (modelled)";
 	rep.extra["model"] = model_params(dev.coherent().model());
-	rep.results.push_back(queue_device(dev, static_cast<std::uint32_t>(o.entries), o.size, o.common));
+	queue_device(dev, static_cast<std::uint32_t>(o.entries), o.size, o.common, rep);
 	emit(rep, o.common.format);
 	return 0;
 }

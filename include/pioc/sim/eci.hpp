@@ -19,6 +19,7 @@
 #pragma once
 
 #include <pioc/barrier.hpp>
+#include <pioc/sim/event_queue.hpp>
 
 #include <array>
 #include <cstddef>
@@ -275,13 +276,6 @@ private:
 	friend class engine_ctx;
 	struct cline;
 	struct dir_entry;
-	struct event {
-		double t;
-		std::uint64_t seq;
-		std::function<void()> f;
-		bool operator>(const event &o) const noexcept { return t != o.t ? t > o.t : seq > o.seq; }
-	};
-
 	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr - addr % cfg_.line_size; }
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
@@ -335,8 +329,7 @@ private:
 	device_engine *engine_ = nullptr;
 	engine_ctx ctx_;
 	double now_ = 0;
-	std::uint64_t seq_ = 0;
-	std::priority_queue<event, std::vector<event>, std::greater<event>> events_;
+	event_queue events_;
 	std::unordered_map<std::uint64_t, std::unique_ptr<cline>> cpu_cache_;
 	std::unordered_map<std::uint64_t, std::unique_ptr<dir_entry>> dir_;
 	std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> mem_;

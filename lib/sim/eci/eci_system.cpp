@@ -106,7 +106,7 @@ std::vector<std::uint8_t> &system::home_mem(std::uint64_t line)
 
 std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(addr)).data(); }
 
-void system::schedule(double t, std::function<void()> f) { events_.push(event{std::max(t, now_), seq_++, std::move(f)}); }
+void system::schedule(double t, std::function<void()> f) { events_.push(std::max(t, now_), std::move(f)); }
 
 double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
 {
@@ -176,10 +176,19 @@ void system::tad_release(std::uint64_t line)
 void system::touch_lru(std::uint64_t line)
 {
 	auto &c = cpu_cache_[line];
-	if (c->stamp)
-		lru_.erase(c->stamp);
+	// Every CPU access lands here (a poll loop many times per line): the
+	// most recent line stays where it is, and a line that moves takes its
+	// map node along instead of freeing it and allocating another.
+	if (c->stamp && c->stamp == lru_stamp_)
+		return;
+	auto node = c->stamp ? lru_.extract(c->stamp) : decltype(lru_)::node_type();
 	c->stamp = ++lru_stamp_;
-	lru_[c->stamp] = line;
+	if (node.empty()) {
+		lru_[c->stamp] = line;
+		return;
+	}
+	node.key() = c->stamp;
+	lru_.insert(std::move(node));
 }
 
 void system::maybe_capacity_evict(std::uint64_t keep)
@@ -210,37 +219,37 @@ void system::run_until(const bool &done, std::uint64_t line, const char *what)
 			++stats_.machine_checks;
 			now_ = t0 + cfg_.timeout_ns;
 			dead_ = true;
-			events_ = {};
+			events_.clear();
 			throw error(errc::timeout,
 				    fmt::format("sim:eci: deadlock: the CPU's {} of line {:#x} (TAD {}) can never be "
 						"answered (nothing in flight); machine check after {:.0f} ms",
 						what, line, tad_of(line), cfg_.timeout_ns / 1e6));
 		}
-		if (events_.top().t > t0 + cfg_.timeout_ns) {
+		if (events_.next_time() > t0 + cfg_.timeout_ns) {
 			++stats_.machine_checks;
 			now_ = t0 + cfg_.timeout_ns;
 			dead_ = true;
-			events_ = {};
+			events_.clear();
 			throw error(errc::timeout,
 				    fmt::format("sim:eci: machine check: the CPU's {} of line {:#x} was not answered "
 						"within {:.0f} ms (the device must answer 'not ready' before the timeout)",
 						what, line, cfg_.timeout_ns / 1e6));
 		}
-		auto ev = events_.top();
-		events_.pop();
-		now_ = std::max(now_, ev.t);
-		ev.f();
+		double t;
+		auto f = events_.pop(t);
+		now_ = std::max(now_, t);
+		f();
 	}
 }
 
 void system::cpu_spend(double ns)
 {
 	double target = now_ + ns;
-	while (!events_.empty() && events_.top().t <= target) {
-		auto ev = events_.top();
-		events_.pop();
-		now_ = std::max(now_, ev.t);
-		ev.f();
+	while (events_.due(target)) {
+		double t;
+		auto f = events_.pop(t);
+		now_ = std::max(now_, t);
+		f();
 	}
 	now_ = std::max(now_, target);
 }

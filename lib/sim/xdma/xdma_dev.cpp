@@ -107,7 +107,7 @@ void xdma_dev::reset_registers()
 void xdma_dev::function_reset()
 {
 	reset_registers();
-	q_ = {};
+	q_.clear();
 	removed_ = false;
 }
 
@@ -120,27 +120,35 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 
 void xdma_dev::schedule(double t, std::function<void()> fn)
 {
-	q_.push(event{t, seq_++, std::move(fn)});
+	q_.push(t, std::move(fn));
 }
 
 void xdma_dev::advance(std::uint64_t t_ns)
 {
+	// Called on every simulated poll of host memory: nothing due is the
+	// common case, the event loop out of line.
 	const double t = double(t_ns);
-	while (!q_.empty() && q_.top().t <= t) {
-		event ev = q_.top();
-		q_.pop();
-		now_ = std::max(now_, ev.t);
-		ev.fn();
-	}
+	if (q_.due(t)) [[unlikely]]
+		run_events(t);
 	now_ = std::max(now_, t);
 	user_->advance(t_ns);
+}
+
+void xdma_dev::run_events(double t)
+{
+	while (q_.due(t)) {
+		double te;
+		auto fn = q_.pop(te);
+		now_ = std::max(now_, te);
+		fn();
+	}
 }
 
 std::uint64_t xdma_dev::next_event_ns() const noexcept
 {
 	if (q_.empty())
 		return std::numeric_limits<std::uint64_t>::max();
-	return std::uint64_t(q_.top().t + 0.999);
+	return std::uint64_t(q_.next_time() + 0.999);
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)
@@ -492,7 +500,7 @@ void xdma_dev::start_run(engine &e, double t)
 	if (f == xdma::fault::removed) {
 		e.fault = xdma::fault::none;
 		removed_ = true;
-		q_ = {}; // nothing it had scheduled happens any more
+		q_.clear(); // nothing it had scheduled happens any more
 		return;
 	}
 	if (f == xdma::fault::stuck || f == xdma::fault::stuck_hard) {
@@ -501,8 +509,7 @@ void xdma_dev::start_run(engine &e, double t)
 		e.hard_stuck = f == xdma::fault::stuck_hard;
 		return;
 	}
-	const std::uint64_t gen = e.gen;
-	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+	schedule_step(e, e.cursor);
 }
 
 void xdma_dev::stop_run(engine &e, double t)
@@ -738,20 +745,31 @@ void xdma_dev::schedule_completion(engine &e, double done, std::uint32_t control
 {
 	done = std::max(done, e.last_done);
 	e.last_done = done;
-	const std::uint64_t gen = e.gen;
 	const bool stop = control & r::DESC_STOP, completed_flag = control & r::DESC_COMPLETED;
-	schedule(done, [this, &e, gen, stop, completed_flag] {
-		if (e.gen != gen)
-			return;
-		++e.completed;
-		if (completed_flag) {
-			if (!stop)
-				write_back(e, now_, false);
-			log_status(e, r::ST_DESC_COMPLETED, now_);
-		}
-		if (stop)
-			finish(e, now_);
-	});
+	const std::uint64_t key = run_key(e, e.gen, (stop ? key_stop : 0) | (completed_flag ? key_completed : 0));
+	schedule(done, [this, key] { complete(key); });
+}
+
+void xdma_dev::complete(std::uint64_t key)
+{
+	engine &e = engine_of(key);
+	if (e.gen != key_gen(key))
+		return;
+	const bool stop = key & key_stop;
+	++e.completed;
+	if (key & key_completed) {
+		if (!stop)
+			write_back(e, now_, false);
+		log_status(e, r::ST_DESC_COMPLETED, now_);
+	}
+	if (stop)
+		finish(e, now_);
+}
+
+void xdma_dev::schedule_step(engine &e, double t)
+{
+	const std::uint64_t key = run_key(e, e.gen, 0);
+	schedule(t, [this, key] { step(engine_of(key), key_gen(key)); });
 }
 
 void xdma_dev::step(engine &e, std::uint64_t gen)
@@ -778,7 +796,7 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 		if (last_in_block && !follow_next(e, f))
 			return;
 	}
-	schedule(e.cursor, [this, &e, gen] { step(e, gen); });
+	schedule_step(e, e.cursor);
 }
 
 bool xdma_dev::follow_next(engine &e, const fetched &f)

@@ -7,6 +7,7 @@
 #include "sim/xdma/stream_port.hpp"
 
 #include <pioc/regs/xdma.hpp>
+#include <pioc/sim/event_queue.hpp>
 #include <pioc/sim/target.hpp>
 #include <pioc/sim/xdma_control.hpp>
 
@@ -142,15 +143,11 @@ private:
 		std::vector<std::uint8_t> loop_pkt;  ///< H2C loopback: the packet so far
 		bool loop_bad = false;               ///< ... has a partial beat inside it
 	};
-	struct event {
-		double t;
-		std::uint64_t seq;
-		std::function<void()> fn;
-		bool operator>(const event &o) const { return t != o.t ? t > o.t : seq > o.seq; }
-	};
 
 	void reset_registers();
 	void schedule(double t, std::function<void()> fn);
+	/** Runs every event due by @p t, in order. */
+	[[gnu::noinline]] void run_events(double t);
 	std::uint32_t reg_read(std::uint64_t off, double t);
 	void reg_write(std::uint64_t off, std::uint32_t v, double t);
 	engine *engine_at(std::uint64_t off, bool sgdma);
@@ -171,6 +168,23 @@ private:
 	void sgdma_common_write(std::uint64_t off, std::uint32_t v);
 	double loop_back(engine &h2c, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
 			 double last_ns);
+	/** The engines' frequent events (the next step, a descriptor's
+	 *  completion) name their engine and run by one word: with `this` the
+	 *  callback fits std::function's inline storage, no allocation per
+	 *  event. Bits 0-1 the channel, 2 C2H, 3-4 key_* flags, then the run's
+	 *  generation (e.gen: events of an older run find it changed). */
+	static constexpr std::uint64_t key_stop = 1u << 3, key_completed = 1u << 4;
+	static std::uint64_t run_key(const engine &e, std::uint64_t gen, std::uint64_t flags) noexcept
+	{
+		static_assert(regs::xdma::max_channels <= 4, "two bits of channel");
+		return gen << 5 | flags | std::uint64_t(e.c2h) << 2 | e.ch;
+	}
+	static std::uint64_t key_gen(std::uint64_t key) noexcept { return key >> 5; }
+	engine &engine_of(std::uint64_t key) noexcept { return (key >> 2 & 1 ? c2h_ : h2c_)[key & 3]; }
+	/** step(e, e.gen) at @p t. */
+	void schedule_step(engine &e, double t);
+	/** A descriptor of run key_gen(@p key) completes (key_* flags: its control bits). */
+	void complete(std::uint64_t key);
 	void fetch_block(engine &e);
 	void process(engine &e, const fetched &f);
 	/** The descriptor's completion at @p done (completed count, write-back
@@ -206,9 +220,8 @@ private:
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};
 	std::array<int, 32> vector_fd_;
 	std::uint32_t msi_state_ = regs::xdma::CFG_MSIX_ENABLED; ///< config block 0x14 (read-only)
-	std::priority_queue<event, std::vector<event>, std::greater<event>> q_;
+	event_queue q_;
 	bool removed_ = false; ///< fault::removed: the function is gone until function_reset()
-	std::uint64_t seq_ = 0;
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer

@@ -1,0 +1,102 @@
+/** @file
+ * The pending events of a discrete-event model (sim:eci's system, sim:xdma's
+ * engines): callbacks leave in order of their time, events of equal time in
+ * the order they were scheduled -- exactly the order a
+ * std::priority_queue of (time, sequence number) gives, at less cost:
+ *  - the earliest event leaves by move, never by copy (copying a
+ *    std::function clones its captures: an allocation per event);
+ *  - an event no earlier than every event still waiting joins a sorted run
+ *    at its end, O(1) in and out. Far deadlines scheduled in time order
+ *    (sim:eci's 20 ms "not ready" timer, one per held load: tens of
+ *    thousands waiting) stay there, so the heap keeps only the few events
+ *    scheduled out of order and its pushes and pops walk a few levels, not
+ *    log2 of everything pending (Documentation/benchmarking.md, model speed).
+ * Single-threaded, like the models.
+ */
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace pioc::sim {
+
+class event_queue {
+public:
+	using callback = std::function<void()>;
+
+	/** Schedules @p f at simulated time @p t. */
+	void push(double t, callback f)
+	{
+		next_ = std::min(next_, t);
+		entry e{t, seq_++, std::move(f)};
+		// Its sequence number is the largest yet: no earlier in time than
+		// the run's last entry, it is later in the order than all of it.
+		if (run_.empty() || t >= run_.back().t) {
+			run_.push_back(std::move(e));
+			return;
+		}
+		heap_.push_back(std::move(e));
+		std::push_heap(heap_.begin(), heap_.end(), later);
+	}
+
+	bool empty() const noexcept { return heap_.empty() && run_.empty(); }
+	std::size_t size() const noexcept { return heap_.size() + run_.size(); }
+
+	/** Time of the earliest event; the queue must not be empty. */
+	double next_time() const noexcept { return next_; }
+
+	/** Whether an event is due at or before @p t (a simulated CPU polls
+	 *  this every few simulated ns: one compare). */
+	bool due(double t) const noexcept { return next_ <= t; }
+
+	/** Removes the earliest event (the queue must not be empty): its time
+	 *  in @p t, its callback returned. */
+	callback pop(double &t)
+	{
+		callback f;
+		if (run_first()) {
+			t = run_.front().t;
+			f = std::move(run_.front().f);
+			run_.pop_front();
+		} else {
+			std::pop_heap(heap_.begin(), heap_.end(), later);
+			t = heap_.back().t;
+			f = std::move(heap_.back().f);
+			heap_.pop_back();
+		}
+		next_ = empty() ? never : run_first() ? run_.front().t : heap_.front().t;
+		return f;
+	}
+
+	/** Drops every pending event (the sequence continues). */
+	void clear() noexcept
+	{
+		heap_.clear();
+		run_.clear();
+		next_ = never;
+	}
+
+private:
+	struct entry {
+		double t;
+		std::uint64_t seq;
+		callback f;
+	};
+	static constexpr double never = std::numeric_limits<double>::infinity();
+	static bool later(const entry &a, const entry &b) noexcept { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+	/** The earliest event heads the run (not the heap); not empty. */
+	bool run_first() const noexcept { return heap_.empty() || (!run_.empty() && later(heap_.front(), run_.front())); }
+
+	std::vector<entry> heap_; ///< min-heap by later(): the events scheduled out of order
+	std::deque<entry> run_;   ///< sorted by (t, seq)
+	std::uint64_t seq_ = 0;
+	double next_ = never;     ///< time of the earliest event (never: none)
+};
+
+} // namespace pioc::sim
