@@ -234,7 +234,20 @@ template <mem_type MT, class IO>
 		// 1 <= n (the contract) and whole words: the loops need no zero test.
 		if (n < 8)
 			__builtin_unreachable();
-		io.store_words(regs::REQ.offset, static_cast<const std::uint8_t *>(req), n / 8);
+		// Both loops are do-whiles over pointers (at least one word each
+		// way): store_words()/load_words() cost a zero test and a rounding
+		// of the length each here (bench.pio_instructions: 49 -> 47 at 8 B).
+		{
+			auto *d = reinterpret_cast<volatile std::uint64_t *>(io.base() + regs::REQ.offset);
+			const auto *p = static_cast<const std::uint8_t *>(req);
+			const auto *const end = p + n;
+			do {
+				std::uint64_t w;
+				std::memcpy(&w, p, 8);
+				*d = w;
+				++d;
+			} while ((p += 8) != end);
+		}
 		detail::ring<MT>(io, doorbell_value(o, n));
 		const auto s = io.template load<std::uint64_t>(regs::INVOKE_STATUS.offset);
 		// One 64-bit compare checks done, sequence and a response as long
@@ -245,8 +258,18 @@ template <mem_type MT, class IO>
 		if (s != (std::uint64_t(expected_status_hi(seq)) << 32 | n) || MT == mem_type::wt) [[unlikely]]
 			return detail::finish_slow<MT>(io, st, s, resp);
 		st.next_seq = (seq + 1) & static_cast<std::uint32_t>(regs::STATUS_SEQ_MASK);
-		io.load_words(regs::RESP.offset, static_cast<std::uint8_t *>(resp), n / 8);
-		return n;
+		const std::size_t len = static_cast<std::uint32_t>(s); // == n here
+		{
+			const auto *p = reinterpret_cast<const volatile std::uint64_t *>(io.base() + regs::RESP.offset);
+			auto *d = static_cast<std::uint8_t *>(resp);
+			const auto *const end = p + len / 8;
+			do {
+				const std::uint64_t w = *p;
+				std::memcpy(d, &w, 8);
+				d += 8;
+			} while (++p != end);
+		}
+		return len;
 	}
 }
 
