@@ -19,7 +19,8 @@ ring_sizes checked(ring_sizes rings, std::uint32_t line, const std::string &name
 {
 	if (line != map::LINE_BYTES)
 		throw error(errc::invalid_argument,
-			    fmt::format("{}: the window's lines are {} bytes, the NIC's {}", name, line, map::LINE_BYTES));
+			    fmt::format("{}: the window's lines are {} bytes, the NIC's {}", name, line,
+					map::LINE_BYTES));
 	check_ring_size(rings.rx, 4096, name + " RX ring");
 	check_ring_size(rings.tx, 4096, name + " TX ring");
 	return rings;

@@ -16,13 +16,13 @@ template <class F> void with_eci_nic(pioc::device &dev, pioc::nic::ring_sizes ri
 	auto &port = dev.coherent();
 	const std::string &name = dev.info().spec;
 	if (port.simulated()) {
-		pioc::nic::eci_nic<pioc::coherent::eci_sim_lines> nic(
-			pioc::coherent::eci_sim_lines(port.system(), 0), rings, name);
+		pioc::nic::eci_nic<pioc::coherent::eci_sim_lines> nic(pioc::coherent::eci_sim_lines(port.system(), 0),
+								      rings, name);
 		f(nic);
 	} else {
 		const auto w = port.map_window(pioc::regs::nic_eci::bar_size);
-		pioc::nic::eci_nic<pioc::coherent::mem_lines> nic(
-			pioc::coherent::mem_lines(w.base, pioc::regs::nic_eci::LINE_BYTES), rings, name);
+		pioc::nic::eci_nic<pioc::coherent::mem_lines>
+			nic(pioc::coherent::mem_lines(w.base, pioc::regs::nic_eci::LINE_BYTES), rings, name);
 		f(nic);
 	}
 }

@@ -54,10 +54,9 @@ public:
 	eci_nic(Lines lines, ring_sizes rings, std::string name, coherent::cpu_options o = {})
 		: L_(lines), name_(std::move(name)), rings_(eci_nic_detail::checked(rings, lines.line_size(), name_)),
 		  rx_(lines, eci_nic_detail::channel(regs::nic_eci::RX_CHAN.offset), o),
-		  tx_(lines, eci_nic_detail::channel(regs::nic_eci::TX_CHAN.offset), o),
-		  stamps_(rings_.tx), msg_(regs::nic_eci::RX_HDR + mtu)
-	{
-	}
+		  tx_(lines, eci_nic_detail::channel(regs::nic_eci::TX_CHAN.offset), o), stamps_(rings_.tx),
+		  msg_(regs::nic_eci::RX_HDR + mtu)
+	{}
 
 	bool send(std::span<const std::byte> frame)
 	{
@@ -129,8 +128,8 @@ public:
 	std::uint64_t host_ns() const { return static_cast<std::uint64_t>(L_.now_ns()); }
 	clock_map clock()
 	{
-		return sample_clock<Lines::simulated>(regs::nic_eci::clock_mhz, [this] { return now(); },
-						      [this] { return host_ns(); });
+		return sample_clock<Lines::simulated>(
+			regs::nic_eci::clock_mhz, [this] { return now(); }, [this] { return host_ns(); });
 	}
 	ring_sizes rings() const noexcept { return rings_; }
 

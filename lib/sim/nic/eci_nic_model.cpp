@@ -37,16 +37,14 @@ std::uint64_t eci_nic_model::cycle_from(double t_ns) noexcept
 	return static_cast<std::uint64_t>(std::ceil(t_ns / ns_per_cycle));
 }
 
-double eci_nic_model::ns_at(std::uint64_t cycle) noexcept
-{
-	return static_cast<double>(cycle) * ns_per_cycle;
-}
+double eci_nic_model::ns_at(std::uint64_t cycle) noexcept { return static_cast<double>(cycle) * ns_per_cycle; }
 
 eci_nic_model::eci_nic_model(eci::system &sys) : sys_(sys)
 {
 	if (sys.cfg().line_size != map::LINE_BYTES)
-		throw error(errc::invalid_argument, fmt::format("sim:nic_eci: the NIC's lines are {} bytes, not {}",
-								map::LINE_BYTES, sys.cfg().line_size));
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:nic_eci: the NIC's lines are {} bytes, not {}", map::LINE_BYTES,
+					sys.cfg().line_size));
 	rx_ = std::make_unique<eci::proto_engine>(sys, engine_for(coherent::variant::dev_dev, 1));
 	// Channel 1 of the CPU-initiated engine is TX_CHAN (its channel 0 is
 	// RX_CHAN's lines, which route() never hands it).
@@ -64,10 +62,7 @@ eci_nic_model::~eci_nic_model()
 		sys_.attach(nullptr);
 }
 
-eci::proto_engine &eci_nic_model::route(std::uint64_t addr) const
-{
-	return addr < map::TX_CHAN.offset ? *rx_ : *tx_;
-}
+eci::proto_engine &eci_nic_model::route(std::uint64_t addr) const { return addr < map::TX_CHAN.offset ? *rx_ : *tx_; }
 
 void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool exclusive)
 {

@@ -160,11 +160,10 @@ TEST_CASE("eci nic: a device restart mid-stream: resync, every later frame in or
 	for (int k = 0; k < 5; ++k)
 		REQUIRE(take());
 	o.model.restart_rx();
-	while (take()) {
-	}
+	while (take()) {}
 	CHECK(nic.rx_resyncs() == 1);
 	for (std::size_t k = 1; k < seen.size(); ++k)
-		REQUIRE(seen[k] > seen[k - 1]); // in order, none twice
+		REQUIRE(seen[k] > seen[k - 1]);	 // in order, none twice
 	CHECK(seen.size() >= frames.size() - 1); // at most the frame on the wire at the restart is lost
 	CHECK(seen.back() == frames.size() - 1);
 }
@@ -182,4 +181,16 @@ TEST_CASE("eci nic: the CYCLES line counts the core clock the stamps use")
 	// the device filled the line between the host time before and after
 	CHECK(cm.to_host_ns(c2) >= h - 4);
 	CHECK(cm.to_host_ns(c2) <= std::int64_t(nic.host_ns()));
+}
+
+TEST_CASE("eci nic: sim:nic_eci is listed and runs only its own engines")
+{
+	bool listed = false;
+	for (const auto &d : pioc::list_devices(false))
+		listed |= d.spec == "sim:nic_eci" && d.simulated && d.bars.empty();
+	CHECK(listed);
+	opened o;
+	CHECK_THROWS_WITH(o.dev.coherent().start_invocations({}), Catch::Contains("NIC's engines run already"));
+	auto dev = pioc::device::open("sim:nic_eci");
+	CHECK_THROWS_WITH(dev.coherent().set_line_size(64), Catch::Contains("128 bytes"));
 }
