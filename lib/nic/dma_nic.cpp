@@ -13,14 +13,6 @@ ring_sizes checked(ring_sizes rings, const std::string &name)
 	return rings;
 }
 
-void too_small(const std::string &name, std::size_t len, std::size_t room)
-{
-	throw error(errc::out_of_range,
-		    fmt::format("{}: received {}-byte frame does not fit the {}-byte buffer given to poll_rx (it stays "
-				"queued)",
-				name, len, room));
-}
-
 void bad_frame(const std::string &name, unsigned slot, const xdma::stream_packet_info &p)
 {
 	throw error(errc::device_error,

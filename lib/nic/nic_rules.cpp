@@ -18,6 +18,13 @@ void check_frame(std::size_t len, std::string_view who)
 				    std::to_string(mtu) + "-byte MTU (the MAC would drop it)");
 }
 
+void rx_too_small(std::string_view who, std::size_t len, std::size_t room)
+{
+	throw error(errc::out_of_range,
+		    std::string(who) + ": received " + std::to_string(len) + "-byte frame does not fit the " +
+			    std::to_string(room) + "-byte buffer given to poll_rx (it stays queued)");
+}
+
 void check_ring_size(std::uint32_t ring, std::uint32_t max, std::string_view who)
 {
 	if (ring < 2 || ring > max || (ring & (ring - 1)) != 0)

@@ -11,6 +11,8 @@
 #include <pioc/sim/eci_cq.hpp>
 #include <pioc/sim/eci_engine.hpp>
 
+#include "sim/nic/eci_nic_model.hpp"
+
 #ifdef PIOC_HAVE_RTL
 #include "coh_rtl_engine.hpp"
 #endif
@@ -102,6 +104,39 @@ public:
 private:
 	std::unique_ptr<model_invocations> inv_;
 	std::unique_ptr<sim::eci::cq_engine> cq_;
+};
+
+/** "sim:nic_eci": the ECI NIC (sim::nic::eci_nic_model) is the device side
+ *  from the first use of the system on; its window is fpga/regmap/nic_eci.toml. */
+class eci_nic_port final : public eci_sim_port {
+public:
+	using eci_sim_port::eci_sim_port;
+	std::string_view engine_kind() const noexcept override { return "model"; }
+
+	void set_line_size(std::uint32_t bytes) override
+	{
+		if (bytes != 128)
+			refuse(fmt::format("line size {}", bytes), "the ECI NIC's lines are 128 bytes");
+		eci_sim_port::set_line_size(bytes);
+	}
+	sim::eci::system &system() override
+	{
+		auto &sys = eci_sim_port::system();
+		if (!nic_)
+			nic_ = std::make_unique<sim::nic::eci_nic_model>(sys);
+		return sys;
+	}
+	coherent::invocation_engine &start_invocations(const coherent::engine_setup &) override
+	{
+		refuse("starting an invocation engine", "the NIC's engines run already (pioc::nic::eci_nic drives them)");
+	}
+	coherent::queue_rings start_queue(std::uint32_t) override
+	{
+		refuse("starting a queue engine", "the ECI NIC has no CNI queue engine");
+	}
+
+private:
+	std::unique_ptr<sim::nic::eci_nic_model> nic_;
 };
 
 #ifdef PIOC_HAVE_RTL
@@ -200,6 +235,12 @@ std::shared_ptr<transport> open_eci_model(device_info info)
 {
 	auto spec = info.spec;
 	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_model_port>(std::move(spec)));
+}
+
+std::shared_ptr<transport> open_eci_nic_model(device_info info)
+{
+	auto spec = info.spec;
+	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_nic_port>(std::move(spec)));
 }
 
 #ifdef PIOC_HAVE_RTL

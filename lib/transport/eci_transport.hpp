@@ -9,6 +9,8 @@ namespace pioc::detail {
 
 /** "sim:eci": the modelled Enzian, its device side the behavioral engines. */
 std::shared_ptr<transport> open_eci_model(device_info info);
+/** "sim:nic_eci": the ECI NIC model on the modelled Enzian. */
+std::shared_ptr<transport> open_eci_nic_model(device_info info);
 #ifdef PIOC_HAVE_RTL
 /** "rtl:coh": the modelled Enzian, its device side the Verilated coherent engine. */
 std::shared_ptr<transport> open_eci_rtl(device_info info);

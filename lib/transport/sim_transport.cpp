@@ -53,6 +53,9 @@ const std::vector<sim_device_entry> &sim_devices()
 		// Coherent (ECI) devices: no PCIe link; device::coherent() gives their lines.
 		v.push_back({"eci", "modelled Enzian ECI: ThunderX-1 L2 and the FPGA's directory, behavioral Fig. 5 "
 				    "and CNI queue engines (pioc/sim/eci.hpp)", 0, 0, nullptr, false, open_eci_model});
+		v.push_back({"nic_eci", "ECI NIC, the paper's Fig. 8(c): frames as Fig. 5(b) messages, TX as Fig. 5(a) "
+					"invocations over 128-byte lines, 100G MAC loopback (behavioral model)",
+			     0, 0, nullptr, false, open_eci_nic_model});
 #ifdef PIOC_HAVE_RTL
 		v.push_back({"coh", "modelled Enzian ECI with the Verilated coherent invocation engine (fpga/rtl/coh) "
 				    "as its device side: Fig. 5a, 128-byte lines", 0, 0, nullptr, true, open_eci_rtl});

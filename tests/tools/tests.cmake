@@ -118,6 +118,13 @@ if(TARGET nicbench AND Python3_Interpreter_FOUND)
   set_tests_properties(tools.nicbench_dma PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
 
+# nicbench on the simulated ECI NIC (about 0.2 s).
+if(TARGET nicbench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.nicbench_eci
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-nicbench-eci.py $<TARGET_FILE:nicbench>)
+  set_tests_properties(tools.nicbench_eci PROPERTIES TIMEOUT 120 LABELS tools)
+endif()
+
 # Progress on long runs (issue 13): progress lines on stderr (not a terminal)
 # for pciebench pio/dma/offload and ecibench invoke/queue, stdout JSON intact,
 # none with --quiet or before the first-report delay (about 2 s in all).

@@ -5,6 +5,8 @@
 
 #include <pioc/device.hpp>
 #include <pioc/error.hpp>
+#include "eci_open.hpp"
+
 #include <pioc/nic/dma_nic.hpp>
 #include <pioc/nic/pio_nic.hpp>
 
@@ -21,6 +23,7 @@ struct path_entry {
 inline constexpr path_entry paths[] = {
 	{"pio", "sim:nic_pio", "PCIe PIO: rings and buffers in FPGA SRAM, CPU loads/stores (Fig. 8(b))", "uc+wc"},
 	{"dma", "sim:nic_dma", "PCIe DMA: XDMA stream engines, descriptor rings in host memory (Fig. 8(a))", "uc"},
+	{"eci", "sim:nic_eci", "ECI: frames as Fig. 5(b) messages, TX as Fig. 5(a) invocations over cache lines (Fig. 8(c))", "wb"},
 };
 
 inline const path_entry &find_path(std::string_view name)
@@ -38,6 +41,8 @@ template <class F> void with_path(std::string_view name, pioc::device &dev, pioc
 		pioc::nic::with_pio_nic(dev, rings, f);
 	else if (name == "dma")
 		pioc::nic::with_dma_nic(dev, rings, f);
+	else if (name == "eci")
+		with_eci_nic(dev, rings, f);
 	else
 		find_path(name); // throws, naming the path
 }

@@ -40,7 +40,6 @@ namespace pioc::nic {
 namespace dma_nic_detail {
 /** Checks @p rings against the map before any engine is touched. */
 ring_sizes checked(ring_sizes rings, const std::string &name);
-[[noreturn, gnu::cold]] void too_small(const std::string &name, std::size_t len, std::size_t room);
 [[noreturn, gnu::cold]] void bad_frame(const std::string &name, unsigned slot, const xdma::stream_packet_info &p);
 [[noreturn, gnu::cold]] void stamp_lost(const std::string &name, const char *dir, std::uint64_t frame,
 					std::uint64_t stamp);
@@ -120,7 +119,7 @@ public:
 		if (p.descriptors != 1 || p.len < min_frame || p.len > mtu) [[unlikely]]
 			dma_nic_detail::bad_frame(name_, rx_tail_ & (rings_.rx - 1), p);
 		if (out.size() < p.len) [[unlikely]]
-			dma_nic_detail::too_small(name_, p.len, out.size());
+			rx_too_small(name_, p.len, out.size());
 		std::memcpy(out.data(), rx_.buffer(rx_tail_), p.len);
 		rx_.release(rx_tail_, 1);
 		++rx_tail_;

@@ -43,6 +43,10 @@ void check_ring_size(std::uint32_t ring, std::uint32_t max, std::string_view who
  *  "sim:nic_pio send: 40-byte frame is below the 60-byte minimum". */
 void check_frame(std::size_t len, std::string_view who);
 
+/** Throws pioc::error (out_of_range): a received @p len-byte frame does not
+ *  fit the @p room bytes given to poll_rx (the driver keeps it queued). */
+[[noreturn, gnu::cold]] void rx_too_small(std::string_view who, std::size_t len, std::size_t room);
+
 /** One received frame: its length and the MAC cycle at which its last beat
  *  entered the NIC (RX latency starts there). */
 struct rx_info {

@@ -1,0 +1,114 @@
+// The ECI NIC model: the two Fig. 5 engines behind one directory, the MAC
+// between them (see eci_nic_model.hpp for what it charges).
+#include "sim/nic/eci_nic_model.hpp"
+
+#include <pioc/error.hpp>
+#include <pioc/regs/nic_eci.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace pioc::sim::nic {
+
+namespace map = regs::nic_eci;
+
+namespace {
+constexpr double ns_per_cycle = 1000.0 / map::clock_mhz;
+
+eci::engine_config engine_for(coherent::variant v, std::uint32_t channels)
+{
+	eci::engine_config c;
+	c.v = v;
+	c.channels = channels;
+	c.stride = map::CHANNEL_STRIDE;
+	c.compute_ns = 0;
+	// A poll_rx() that finds no frame returns after the device held its
+	// load this long (a 5b load is answered when a message exists).
+	c.not_ready_ns = 1000;
+	return c;
+}
+} // namespace
+
+std::uint64_t eci_nic_model::cycle_from(double t_ns) noexcept
+{
+	return static_cast<std::uint64_t>(std::ceil(t_ns / ns_per_cycle));
+}
+
+double eci_nic_model::ns_at(std::uint64_t cycle) noexcept { return static_cast<double>(cycle) * ns_per_cycle; }
+
+eci_nic_model::eci_nic_model(eci::system &sys) : sys_(sys)
+{
+	if (sys.cfg().line_size != map::LINE_BYTES)
+		throw error(errc::invalid_argument,
+			    fmt::format("sim:nic_eci: the NIC's lines are {} bytes, not {}", map::LINE_BYTES,
+					sys.cfg().line_size));
+	rx_ = std::make_unique<eci::proto_engine>(sys, engine_for(coherent::variant::dev_dev, 1));
+	// Channel 1 of the CPU-initiated engine is TX_CHAN (its channel 0 is
+	// RX_CHAN's lines, which route() never hands it).
+	auto tc = engine_for(coherent::variant::cpu_dev, 2);
+	tc.handler = [this](const std::uint8_t *req, std::size_t n, std::uint8_t *resp, std::size_t cap) {
+		return transmit(req, n, resp, cap);
+	};
+	tx_ = std::make_unique<eci::proto_engine>(sys, std::move(tc));
+	sys_.attach(this); // the engines attached themselves; the router goes in front
+}
+
+eci_nic_model::~eci_nic_model()
+{
+	if (sys_.engine() == this)
+		sys_.attach(nullptr);
+}
+
+eci::proto_engine &eci_nic_model::route(std::uint64_t addr) const { return addr < map::TX_CHAN.offset ? *rx_ : *tx_; }
+
+void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool exclusive)
+{
+	if (addr == map::CYCLES.offset) {
+		const std::uint64_t c = cycle_from(ctx.now());
+		std::memcpy(ctx.data(addr), &c, sizeof c);
+		ctx.answer(addr, false);
+		return;
+	}
+	route(addr).on_request(ctx, addr, exclusive);
+}
+
+void eci_nic_model::on_victim(eci::engine_ctx &ctx, std::uint64_t addr, bool dirty)
+{
+	if (addr != map::CYCLES.offset)
+		route(addr).on_victim(ctx, addr, dirty);
+}
+
+bool eci_nic_model::plain_read(std::uint64_t addr) const
+{
+	// CYCLES changes under the CPU: not plain memory.
+	return addr != map::CYCLES.offset && route(addr).plain_read(addr);
+}
+
+std::size_t eci_nic_model::transmit(const std::uint8_t *frame, std::size_t n, std::uint8_t *resp, std::size_t cap)
+{
+	const double t = sys_.now(); // the request's last chunk is at the device
+	const std::uint64_t first = std::max(cycle_from(t), tx_free_);
+	const std::uint64_t last = first + mac_timing::beats(n) - 1;
+	tx_free_ = last + 1;
+	const mac_result r = mac_.transmit(last, n);
+	std::uint64_t stamp = last;
+	if (!r.delivered) {
+		stamp |= map::TX_DROPPED;
+	} else {
+		std::vector<std::uint8_t> m(map::RX_HDR + n);
+		std::memcpy(m.data(), &r.rx_stamp, sizeof r.rx_stamp);
+		std::memcpy(m.data() + map::RX_HDR, frame, n);
+		rx_->post(0, std::move(m), ns_at(r.rx_stamp + 1));
+	}
+	// The answer leaves the cycle after the last beat reached the MAC.
+	tx_->set_compute_ns(ns_at(last + 1) - t);
+	if (cap < sizeof stamp)
+		return 0;
+	std::memcpy(resp, &stamp, sizeof stamp);
+	return sizeof stamp;
+}
+
+} // namespace pioc::sim::nic

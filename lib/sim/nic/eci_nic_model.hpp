@@ -1,0 +1,69 @@
+// Behavioural model of the ECI NIC (the paper's Fig. 8(c), issue 15 (c)): a
+// module between the ECI directory controller and the MAC stand-in, on the
+// window of fpga/regmap/nic_eci.toml (128-byte device-homed lines).
+//
+// Two Fig. 5 engines (lib/sim/eci/proto_engine) share the one directory:
+//  - RX: device-initiated (5b), one message per frame the MAC hands the NIC:
+//    RX_HDR bytes (the MAC cycle of the frame's last RX beat) then the frame,
+//    delivered over as many line exchanges as it takes; it becomes
+//    available the cycle after that last beat (store-and-forward).
+//  - TX: CPU-initiated (5a): the request is the frame; once its last chunk
+//    is at the device the frame leaves on the MAC's TX stream, one 64-byte
+//    beat per cycle from the next free cycle, and the answer (TX_RESP bytes:
+//    the cycle of the last beat at the MAC) is released the cycle after that
+//    beat, so the CPU never holds a stamp of a beat still to come.
+// A third kind of line, CYCLES, is filled with the core-clock counter at
+// every load that reaches the device.
+//
+// Charged: the ECI model's coherence traffic for every exchange (what
+// sim:eci charges), the TX stream's beats, the MAC's store-and-forward and
+// line time (mac_model), RX beats one per cycle. Left out: the module's own
+// pipeline between the directory and the MAC streams (no RTL of this NIC to
+// take cycle counts from), any finite RX buffer (the message queue is
+// unbounded: the model never drops), a cut-through start of the RX message
+// before the frame's last beat.
+#pragma once
+
+#include "sim/nic/mac_model.hpp"
+
+#include <pioc/sim/eci.hpp>
+#include <pioc/sim/eci_engine.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace pioc::sim::nic {
+
+class eci_nic_model final : public eci::device_engine {
+public:
+	/** Builds both engines on @p sys (128-byte lines) and attaches itself
+	 *  as the system's device side. */
+	explicit eci_nic_model(eci::system &sys);
+	~eci_nic_model() override;
+
+	void on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool exclusive) override;
+	void on_victim(eci::engine_ctx &ctx, std::uint64_t addr, bool dirty) override;
+	bool plain_read(std::uint64_t addr) const override;
+
+	/** The RX engine loses its state as after a device reset (the 5b
+	 *  receiver must resync; queued frames stay). */
+	void restart_rx() { rx_->restart(); }
+	const eci::engine_stats &rx_stats() const noexcept { return rx_->stats(); }
+	const mac_model &mac() const noexcept { return mac_; }
+
+	/** The first core cycle starting at or after @p t_ns. */
+	static std::uint64_t cycle_from(double t_ns) noexcept;
+	static double ns_at(std::uint64_t cycle) noexcept;
+
+private:
+	std::size_t transmit(const std::uint8_t *frame, std::size_t n, std::uint8_t *resp, std::size_t cap);
+	eci::proto_engine &route(std::uint64_t addr) const;
+
+	eci::system &sys_;
+	mac_model mac_;
+	std::uint64_t tx_free_ = 0; ///< first cycle the TX stream is free
+	std::unique_ptr<eci::proto_engine> rx_, tx_;
+};
+
+} // namespace pioc::sim::nic

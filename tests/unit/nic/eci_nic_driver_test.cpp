@@ -1,0 +1,228 @@
+// The ECI NIC (sim:nic_eci: two Fig. 5 engines on the modelled Enzian with
+// the MAC between them) through its driver over the simulated lines: the
+// same driver code a module's ECI window would run.
+#include "sim/nic/eci_nic_model.hpp"
+#include "sim/nic/mac_model.hpp"
+#include "unit/nic/random_frame.hpp"
+
+#include <pioc/coherent/port.hpp>
+#include <pioc/device.hpp>
+#include <pioc/nic/eci_nic.hpp>
+#include <pioc/sim/eci_lines.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <deque>
+#include <random>
+#include <vector>
+
+using namespace pioc::nic;
+using sim_nic = eci_nic<pioc::coherent::eci_sim_lines>;
+
+namespace {
+
+using nic_test::random_frame;
+
+static_assert(driver<sim_nic>);
+static_assert(driver<eci_nic<pioc::coherent::mem_lines>>);
+
+struct opened {
+	pioc::device dev = pioc::device::open("sim:nic_eci");
+	pioc::sim::eci::system &sys = dev.coherent().system();
+	pioc::sim::nic::eci_nic_model &model = dynamic_cast<pioc::sim::nic::eci_nic_model &>(*sys.engine());
+	sim_nic open(ring_sizes r = {8, 8}) { return sim_nic(pioc::coherent::eci_sim_lines(sys, 0), r, "sim:nic_eci"); }
+};
+
+/** A frame whose first 8 bytes number it (the restart test finds gaps). */
+std::vector<std::byte> numbered(std::mt19937_64 &rng, std::uint64_t i, std::size_t len)
+{
+	auto f = random_frame(rng, len);
+	std::memcpy(f.data(), &i, sizeof i);
+	return f;
+}
+
+} // namespace
+
+TEST_CASE("eci nic: every frame once, in order, byte-exact; RX and TX stamps are the MAC's")
+{
+	opened o;
+	auto nic = o.open();
+	const clock_map cm = nic.clock();
+	std::mt19937_64 rng(7);
+	pioc::sim::nic::mac_model ref; // the MAC fed the TX stamps the driver reports
+	std::deque<std::vector<std::byte>> in_flight;
+	std::deque<std::uint64_t> want_rx_stamp;
+	std::vector<std::byte> buf(mtu);
+	unsigned sent = 0, got = 0;
+	std::uint64_t last_tx = 0;
+	while (got < 60) {
+		for (unsigned b = 0, k = unsigned(rng() % 4); b < k && sent < 60; ++b, ++sent) {
+			auto f = random_frame(rng, 60 + rng() % (mtu - 59));
+			REQUIRE(nic.send(f));
+			tx_info ti;
+			REQUIRE(nic.poll_tx(ti));
+			REQUIRE(ti.len == f.size());
+			REQUIRE(ti.mac_cycle > last_tx);
+			last_tx = ti.mac_cycle;
+			// send() returns with the last beat at the MAC, not before
+			REQUIRE(cm.to_host_ns(ti.mac_cycle) <= std::int64_t(nic.host_ns()));
+			const auto r = ref.transmit(ti.mac_cycle, f.size());
+			want_rx_stamp.push_back(r.rx_stamp);
+			in_flight.push_back(std::move(f));
+		}
+		while (std::size_t n = nic.poll_rx(buf)) {
+			REQUIRE(!in_flight.empty());
+			REQUIRE(n == in_flight.front().size());
+			REQUIRE(std::memcmp(buf.data(), in_flight.front().data(), n) == 0);
+			REQUIRE(nic.last_rx().len == n);
+			REQUIRE(nic.last_rx().mac_cycle == want_rx_stamp.front());
+			REQUIRE(cm.to_host_ns(nic.last_rx().mac_cycle) < std::int64_t(nic.host_ns()));
+			in_flight.pop_front();
+			want_rx_stamp.pop_front();
+			++got;
+		}
+	}
+	REQUIRE(nic.poll_rx(buf) == 0);
+	CHECK(o.model.mac().runts() == 0);
+	CHECK(nic.rx_resyncs() == 0);
+}
+
+TEST_CASE("eci nic: TX stamps are kept up to the TX ring, then send() says full")
+{
+	opened o;
+	auto nic = o.open({8, 4});
+	std::mt19937_64 rng(3);
+	std::vector<std::vector<std::byte>> frames;
+	for (int i = 0; i < 6; ++i)
+		frames.push_back(random_frame(rng, 64));
+	std::vector<std::span<const std::byte>> spans(frames.begin(), frames.end());
+	REQUIRE(nic.send_batch(spans) == 4);
+	tx_info ti;
+	REQUIRE(nic.poll_tx(ti));
+	REQUIRE(nic.send(frames[4]));
+	REQUIRE_FALSE(nic.send(frames[5]));
+	std::vector<std::byte> buf(mtu);
+	for (int i = 0; i < 5; ++i) {
+		REQUIRE(nic.poll_rx(buf) == 64);
+		REQUIRE(std::memcmp(buf.data(), frames[std::size_t(i)].data(), 64) == 0);
+	}
+	REQUIRE(nic.poll_rx(buf) == 0);
+}
+
+TEST_CASE("eci nic: runt and oversize frames are refused before the device; a small buffer keeps the frame")
+{
+	opened o;
+	auto nic = o.open();
+	std::mt19937_64 rng(5);
+	CHECK_THROWS_WITH(nic.send(random_frame(rng, 59)), Catch::Contains("59-byte frame") && Catch::Contains("60"));
+	CHECK_THROWS_WITH(nic.send(random_frame(rng, 9601)), Catch::Contains("9601-byte frame"));
+	std::vector<std::byte> buf(mtu);
+	REQUIRE(nic.poll_rx(buf) == 0);
+	CHECK(o.model.mac().runts() == 0);
+	CHECK(o.model.mac().oversized() == 0);
+	CHECK(nic.tx_stats().calls == 0);
+
+	const auto f = random_frame(rng, 1000);
+	REQUIRE(nic.send(f));
+	std::vector<std::byte> small(999);
+	CHECK_THROWS_WITH(nic.poll_rx(small), Catch::Contains("1000-byte frame does not fit"));
+	REQUIRE(nic.poll_rx(buf) == 1000);
+	REQUIRE(std::memcmp(buf.data(), f.data(), 1000) == 0);
+}
+
+TEST_CASE("eci nic: a device restart mid-stream: resync, every later frame in order, none twice")
+{
+	opened o;
+	auto nic = o.open();
+	std::mt19937_64 rng(9);
+	std::vector<std::vector<std::byte>> frames;
+	for (std::uint64_t i = 0; i < 20; ++i) {
+		frames.push_back(numbered(rng, i, 60 + rng() % 2000));
+		REQUIRE(nic.send(frames.back()));
+		tx_info ti;
+		REQUIRE(nic.poll_tx(ti));
+	}
+	std::vector<std::byte> buf(mtu);
+	std::vector<std::uint64_t> seen;
+	auto take = [&] {
+		const std::size_t n = nic.poll_rx(buf);
+		if (n) {
+			std::uint64_t i;
+			std::memcpy(&i, buf.data(), sizeof i);
+			REQUIRE(i < frames.size());
+			REQUIRE(n == frames[i].size());
+			REQUIRE(std::memcmp(buf.data(), frames[i].data(), n) == 0);
+			seen.push_back(i);
+		}
+		return n;
+	};
+	for (int k = 0; k < 5; ++k)
+		REQUIRE(take());
+	o.model.restart_rx();
+	while (take()) {}
+	CHECK(nic.rx_resyncs() == 1);
+	for (std::size_t k = 1; k < seen.size(); ++k)
+		REQUIRE(seen[k] > seen[k - 1]);	 // in order, none twice
+	CHECK(seen.size() >= frames.size() - 1); // at most the frame on the wire at the restart is lost
+	CHECK(seen.back() == frames.size() - 1);
+}
+
+TEST_CASE("eci nic: the CYCLES line counts the core clock the stamps use")
+{
+	opened o;
+	auto nic = o.open();
+	const clock_map cm = nic.clock();
+	const std::uint64_t c0 = nic.now();
+	const std::uint64_t c1 = nic.now();
+	REQUIRE(c1 > c0); // each load reaches the device (about a round trip apart)
+	const auto h = std::int64_t(nic.host_ns());
+	const std::uint64_t c2 = nic.now();
+	// the device filled the line between the host time before and after
+	CHECK(cm.to_host_ns(c2) >= h - 4);
+	CHECK(cm.to_host_ns(c2) <= std::int64_t(nic.host_ns()));
+}
+
+TEST_CASE("eci nic: sim:nic_eci is listed and runs only its own engines")
+{
+	bool listed = false;
+	for (const auto &d : pioc::list_devices(false))
+		listed |= d.spec == "sim:nic_eci" && d.simulated && d.bars.empty();
+	CHECK(listed);
+	opened o;
+	CHECK_THROWS_WITH(o.dev.coherent().start_invocations({}), Catch::Contains("NIC's engines run already"));
+	auto dev = pioc::device::open("sim:nic_eci");
+	CHECK_THROWS_WITH(dev.coherent().set_line_size(64), Catch::Contains("128 bytes"));
+}
+
+TEST_CASE("eci nic: frames once, in order, byte-exact under CPU evictions and speculative loads of the lines")
+{
+	opened o;
+	namespace map = pioc::regs::nic_eci;
+	std::vector<std::uint64_t> lines;
+	for (std::uint64_t base : {map::RX_CHAN.offset, map::TX_CHAN.offset})
+		for (std::uint64_t l = 0; l < 2; ++l)
+			lines.push_back(base + l * map::LINE_BYTES);
+	lines.push_back(map::CYCLES.offset);
+	o.sys.adversary(21, 0.3, lines);
+	auto nic = o.open();
+	std::mt19937_64 rng(13);
+	std::vector<std::byte> buf(mtu);
+	for (int i = 0; i < 30; ++i) {
+		const auto f = random_frame(rng, 60 + rng() % (mtu - 59));
+		REQUIRE(nic.send(f));
+		tx_info ti;
+		REQUIRE(nic.poll_tx(ti));
+		// a speculative load may have made the device answer "not ready"
+		// before the frame was there: poll again, as any poller does
+		std::size_t n = 0;
+		for (int k = 0; k < 100 && n == 0; ++k)
+			n = nic.poll_rx(buf);
+		REQUIRE(n == f.size());
+		REQUIRE(std::memcmp(buf.data(), f.data(), f.size()) == 0);
+	}
+	for (int k = 0; k < 10; ++k)
+		REQUIRE(nic.poll_rx(buf) == 0); // none twice
+	CHECK(o.sys.adversary_evictions() > 100);
+	CHECK(o.sys.adversary_reads() > 100);
+}
