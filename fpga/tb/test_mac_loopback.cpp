@@ -118,6 +118,8 @@ result run(std::uint64_t seed, unsigned n, unsigned tx_gap, unsigned rx_stall, u
 				beat = 0;
 				f.tx_stamp = t;
 				f.model = model.transmit(t, f.bytes.size());
+				if (rx_stall == 0) // the model sees no stall where the RTL took the beat
+					REQUIRE(f.model.tx_stamp == t);
 				expect_tx_done = true;
 				expect_tx_ts = t;
 				expect_tx_len = f.bytes.size();
@@ -167,7 +169,73 @@ result run(std::uint64_t seed, unsigned n, unsigned tx_gap, unsigned rx_stall, u
 	return res;
 }
 
+/** Frames of @p lens offered back to back (s_tvalid and m_tready always
+ *  high): the cycle the RTL took each frame's last beat; @p first_offer is
+ *  the cycle the first beat was offered. */
+std::vector<std::uint64_t> rtl_tx_taken(const std::vector<std::size_t> &lens, std::uint64_t &first_offer)
+{
+	sim<Vmac_loopback> s(21);
+	auto &m = *s.m;
+	s.reset();
+	first_offer = s.cycle;
+	std::vector<std::uint64_t> taken;
+	std::size_t beat = 0;
+	for (unsigned i = 0; i < 200000 && taken.size() < lens.size(); ++i) {
+		const std::size_t len = lens[taken.size()], k = std::min<std::size_t>(64, len - beat * 64);
+		m.now = s.cycle;
+		for (unsigned w = 0; w < 16; ++w)
+			m.s_tdata[w] = std::uint32_t(taken.size());
+		m.s_tkeep = k == 64 ? ~0ull : (1ull << k) - 1;
+		m.s_tlast = beat * 64 + k == len;
+		m.s_tvalid = 1;
+		m.m_tready = 1;
+		m.eval();
+		if (m.s_tready) {
+			if (m.s_tlast) {
+				taken.push_back(s.cycle);
+				beat = 0;
+			} else {
+				++beat;
+			}
+		}
+		s.step();
+	}
+	REQUIRE(taken.size() == lens.size());
+	return taken;
+}
+
+/** The model fed the same burst: each frame offered right after the last. */
+void check_tx_stall(const std::vector<std::size_t> &lens)
+{
+	std::uint64_t first = 0;
+	const auto rtl = rtl_tx_taken(lens, first);
+	mac_model model;
+	std::uint64_t offer = first + mac_timing::beats(lens[0]) - 1, stalled = 0;
+	for (std::size_t i = 0; i < lens.size(); ++i) {
+		const auto r = model.transmit(offer, lens[i]);
+		INFO("frame " << i << " of " << lens[i] << " bytes");
+		REQUIRE(r.tx_stamp == rtl[i]);
+		stalled += r.tx_stamp - offer;
+		if (i + 1 < lens.size())
+			offer = r.tx_stamp + mac_timing::beats(lens[i + 1]);
+	}
+	REQUIRE(stalled > 0); // the burst did fill the store
+}
+
 } // namespace
+
+TEST_CASE("mac_loopback: a full store stalls TX: MTU burst, model cycle for cycle")
+{
+	check_tx_stall(std::vector<std::size_t>(40, 9600));
+}
+
+TEST_CASE("mac_loopback: 16 frames fill the store: short-frame burst, model cycle for cycle")
+{
+	std::vector<std::size_t> lens;
+	for (unsigned i = 0; i < 300; ++i)
+		lens.push_back(i % 3 == 0 ? 60 : 64 + i % 130);
+	check_tx_stall(lens);
+}
 
 TEST_CASE("mac_loopback: back-to-back frames match the model cycle for cycle")
 {

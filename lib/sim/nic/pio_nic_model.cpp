@@ -134,9 +134,10 @@ void pio_nic_model::ring_tx(std::uint32_t new_head, std::uint64_t now)
 		f.bytes.assign(src, src + stored);
 		const std::uint64_t start = std::max(now + timing_.tx_start_cycles, tx_free_cycle_);
 		const std::uint64_t beats = std::max<std::uint64_t>(1, mac_timing::beats(len));
-		f.tx_done_cycle = start + beats - 1;
+		// the MAC takes the last beat later when its store is full
+		f.mac = mac_.transmit(start + beats - 1, len);
+		f.tx_done_cycle = f.mac.tx_stamp;
 		tx_free_cycle_ = f.tx_done_cycle + 1;
-		f.mac = mac_.transmit(f.tx_done_cycle, len);
 		in_flight_.push_back(std::move(f));
 	}
 }
