@@ -55,6 +55,7 @@ pcie_link::pcie_link(std::unique_ptr<target> dev, link_timing t) : dev_(std::mov
 			    fmt::format("pcie_link: max_read_bytes {} must be a power of two", timing_.max_read_bytes));
 	timing_.wc_buffers = std::clamp(timing_.wc_buffers, 1u, unsigned(wc_.size()));
 	timing_.posted_credits = std::clamp(timing_.posted_credits, 1u, unsigned(credit_ring_.size()));
+	dev_->attach_link(timing_);
 }
 
 pcie_link::~pcie_link() = default;

@@ -28,6 +28,8 @@ struct tlp {
 	std::uint64_t time_ns;
 };
 
+struct link_timing;
+
 /** A device model on a simulated PCIe link. */
 class target {
 public:
@@ -72,6 +74,12 @@ public:
 	{
 		throw error(errc::not_supported, name() + ": the model has no function reset");
 	}
+	/** The link the device sits on, told once by pcie_link before the first
+	 *  access: a model whose own DMA crosses the link (the XDMA engines)
+	 *  takes its width, rate and latency from here, so a link preset
+	 *  ("@enzian-gen3x8") applies to the device's traffic as to the CPU's.
+	 *  Default: ignored. */
+	virtual void attach_link(const link_timing &t) { (void)t; }
 	/** The card address space the device's DMA engines reach (bytes); 0: none. */
 	virtual std::uint64_t card_memory_size() const noexcept { return 0; }
 };

@@ -6,6 +6,8 @@
 // through eventfds, and error injection.
 #include "sim/xdma/xdma_dev.hpp"
 
+#include <pioc/sim/pcie_link.hpp>
+
 #include "sim/pio_dev.hpp"
 
 #include <pioc/error.hpp>
@@ -64,15 +66,7 @@ xdma_dev::xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<
 	if (!user_ || !card_)
 		throw error(errc::invalid_argument, "xdma model: needs a user BAR and a card side");
 	vector_fd_.fill(-1);
-	pcie_model::params mp;
-	mp.gen = cfg_.gen;
-	mp.lanes = cfg_.lanes;
-	mp.mps = cfg_.mps;
-	mp.mrrs = cfg_.mrrs;
-	pcie_model::model m(mp);
-	// Large-transfer effective bandwidth in bytes per ns (Gb/s / 8).
-	bytes_per_ns_read_ = m.read_gbps(1 << 20) / 8;
-	bytes_per_ns_write_ = m.write_gbps(1 << 20) / 8;
+	set_link_rates();
 	h2c_.resize(cfg_.h2c_channels);
 	c2h_.resize(cfg_.c2h_channels);
 	for (unsigned i = 0; i < h2c_.size(); ++i)
@@ -811,6 +805,32 @@ bool xdma_dev::follow_next(engine &e, const fetched &f)
 		return false;
 	}
 	return true;
+}
+
+void xdma_dev::set_link_rates()
+{
+	pcie_model::params mp;
+	mp.gen = cfg_.gen;
+	mp.lanes = cfg_.lanes;
+	mp.mps = cfg_.mps;
+	mp.mrrs = cfg_.mrrs;
+	pcie_model::model m(mp);
+	// Large-transfer effective bandwidth in bytes per ns (Gb/s / 8).
+	bytes_per_ns_read_ = m.read_gbps(1 << 20) / 8;
+	bytes_per_ns_write_ = m.write_gbps(1 << 20) / 8;
+}
+
+void xdma_dev::attach_link(const link_timing &t)
+{
+	// PCIe generation from the lane rate: 2.5, 5, 8, 16, 32 GT/s.
+	static constexpr double rates[] = {2.5, 5, 8, 16, 32};
+	unsigned gen = 1;
+	while (gen < std::size(rates) && t.gts_per_lane >= rates[gen])
+		++gen;
+	cfg_.gen = gen;
+	cfg_.lanes = t.lanes;
+	cfg_.one_way_ns = t.one_way_ns;
+	set_link_rates();
 }
 
 std::unique_ptr<target> make_xdma_dev()

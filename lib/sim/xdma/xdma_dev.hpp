@@ -72,6 +72,9 @@ public:
 	void advance(std::uint64_t t_ns) override;
 	bool has_event_clock() const noexcept override { return true; }
 	bool delivers_msix() const noexcept override { return true; }
+	/** The engines' DMA takes the link preset's generation, width and one-way
+	 *  latency (xdma_config's gen, lanes, one_way_ns). */
+	void attach_link(const link_timing &t) override;
 
 	// sim_control (the first, fourth and last below override target's too)
 	std::uint64_t next_event_ns() const noexcept override;
@@ -202,6 +205,7 @@ private:
 	bool irq_source(const engine &e) const noexcept;
 	std::uint32_t busy_bit(const engine &e, double t) const noexcept;
 	double xfer_ns(bool c2h, std::uint64_t bytes) const;
+	void set_link_rates(); ///< bytes_per_ns_* from cfg_'s gen, lanes, mps, mrrs
 	bool card_fits(std::uint64_t addr, std::uint64_t len) const noexcept;
 	/** Reads host [host, host+len) through the registry into stage_ (host
 	 *  memory the model has no pointer to); false if the read failed. */
