@@ -3,7 +3,7 @@
 // the driver's arm / re-check / sleep order with a frame landing in each gap,
 // and the one-shot rule (a driver that does not re-arm is not woken again).
 #include "sim/nic/pio_nic_model.hpp"
-#include "unit/nic/random_frame.hpp"
+#include "unit/nic/irq_receive.hpp"
 #include <pioc/nic/pio_nic.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
@@ -22,16 +22,7 @@ using pioc::sim::nic::pio_nic_model;
 namespace {
 
 using nic_test::random_frame;
-
-template <class IO> IO view_of(const pioc::region &reg)
-{
-	IO out;
-	reg.visit([&](const auto &io) {
-		if constexpr (std::is_same_v<std::remove_cvref_t<decltype(io)>, IO>)
-			out = io;
-	});
-	return out;
-}
+using nic_test::view_of;
 
 pio_nic_model &model_of(pioc::device &dev) { return dynamic_cast<pio_nic_model &>(dev.sim_link()->device()); }
 
@@ -73,31 +64,7 @@ TEST_CASE("pio nic irq: wait_rx gets every frame once, in order, byte-exact, wok
 	auto dev = pioc::device::open("sim:nic_pio");
 	with_pio_nic(dev, {8, 8}, [&](auto &nic) {
 		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
-		std::mt19937_64 rng(21);
-		std::vector<std::byte> buf(mtu);
-		std::deque<std::vector<std::byte>> in_flight;
-		unsigned got = 0, sent = 0;
-		while (got < 40) {
-			// bursts of 1..4, then wait for each frame by interrupt
-			const unsigned burst = 1 + rng() % 4;
-			for (unsigned b = 0; b < burst && sent < 40; ++b) {
-				auto f = random_frame(rng, 60 + rng() % (mtu - 59));
-				REQUIRE(nic.send(f));
-				in_flight.push_back(std::move(f));
-				++sent;
-			}
-			while (!in_flight.empty()) {
-				const std::size_t n = nic.wait_rx(buf, nic.host_ns() + 1'000'000);
-				REQUIRE(n == in_flight.front().size());
-				REQUIRE(std::equal(buf.begin(), buf.begin() + n, in_flight.front().begin()));
-				in_flight.pop_front();
-				++got;
-				tx_info ti;
-				while (nic.poll_tx(ti))
-					;
-			}
-		}
-		REQUIRE(nic.poll_rx(buf) == 0);
+		nic_test::receive_by_interrupt(nic, 40, 21);
 		// The first frame of every burst was slept for: interrupts were raised.
 		REQUIRE(rx_irqs(dev) > 0);
 		REQUIRE(rx_irqs(dev) <= 40);
