@@ -15,6 +15,14 @@ module vcu118_nic_top (
     output logic [15:0] pci_exp_txn
 );
     logic refclk, refclk_gt, axi_aclk, axi_aresetn, user_lnk_up;
+    // RX interrupt: the NIC's one-cycle pulse held as the IP's user interrupt
+    // request until it acknowledges (PG195 usr_irq_req/usr_irq_ack), which
+    // sends MSI-X vector RX_IRQ_VECTOR (the IP's user vector 0)
+    logic rx_irq, irq_req, irq_ack;
+    always_ff @(posedge axi_aclk)
+        if (!axi_aresetn) irq_req <= 1'b0;
+        else if (rx_irq)  irq_req <= 1'b1;
+        else if (irq_ack) irq_req <= 1'b0;
 
     IBUFDS_GTE4 #(.REFCLK_HROW_CK_SEL(2'b00)) u_refclk (
         .I(pcie_refclk_p), .IB(pcie_refclk_n), .CEB(1'b0), .O(refclk_gt), .ODIV2(refclk));
@@ -32,7 +40,7 @@ module vcu118_nic_top (
     xdma_0 u_xdma (
         .sys_clk(refclk), .sys_clk_gt(refclk_gt), .sys_rst_n(pcie_perst_n),
         .pci_exp_txp, .pci_exp_txn, .pci_exp_rxp, .pci_exp_rxn,
-        .axi_aclk, .axi_aresetn, .user_lnk_up, .usr_irq_req(1'b0), .usr_irq_ack(),
+        .axi_aclk, .axi_aresetn, .user_lnk_up, .usr_irq_req(irq_req), .usr_irq_ack(irq_ack),
         .msix_enable(),
         // DMA master: unused by this image, never ready, never answers
         .m_axi_awid(), .m_axi_awaddr(), .m_axi_awlen(), .m_axi_awsize(), .m_axi_awburst(), .m_axi_awprot(),
@@ -95,6 +103,6 @@ module vcu118_nic_top (
         .s_arvalid(b_arvalid), .s_arready(b_arready), .s_arid(4'd0), .s_araddr(b_araddr[21:0]),
         .s_arlen(b_arlen), .s_arsize(b_arsize), .s_arburst(b_arburst),
         .s_rvalid(b_rvalid), .s_rready(b_rready), .s_rid(), .s_rdata(b_rdata), .s_rresp(b_rresp),
-        .s_rlast(b_rlast), .cycles());
+        .s_rlast(b_rlast), .cycles(), .rx_irq);
     /* verilator lint_on PINCONNECTEMPTY */
 endmodule

@@ -37,4 +37,9 @@ void tx_dropped(const std::string &name, std::uint64_t frame, std::uint32_t len)
 				name, frame, len));
 }
 
+void no_rx_interrupt(const std::string &name)
+{
+	throw error(errc::invalid_argument, name + ": wait_rx on a NIC opened without rx_interrupt (polled receive only)");
+}
+
 } // namespace pioc::nic::dma_nic_detail

@@ -4,23 +4,63 @@
 #include "Vnic_pio_top.h"
 #include "rtl_clock.hpp"
 #include "pioc/regs/nic_pio.hpp"
+#include "sim/nic/pio_nic_model.hpp"
+#include <pioc/error.hpp>
+
+#include <deque>
+#include <string>
+
+#include <unistd.h>
 
 namespace pioc::rtl {
 
 namespace {
 namespace R = pioc::regs::nic_pio;
 
+/** The image's rx_irq pulse turned into the MSI-X vector's eventfd write:
+ *  the pulse's cycle is when the MSI-X write leaves; the host sees it
+ *  msi_ns + wake_ns later, what the behavioural model charges. */
+class irq_wire final : public tb::agent {
+public:
+	irq_wire(const Vnic_pio_top *m, const clocked<Vnic_pio_top> *c) : m_(m), c_(c) {}
+	void drive() override {}
+	void sample() override
+	{
+		if (m_->rx_irq)
+			due_ns_.push_back(c_->now_ns() + path_.msi_ns + path_.wake_ns);
+	}
+	void deliver(std::uint64_t t_ns)
+	{
+		while (!due_ns_.empty() && due_ns_.front() <= t_ns) {
+			due_ns_.pop_front();
+			if (fd >= 0) {
+				const std::uint64_t one = 1;
+				[[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+			}
+		}
+	}
+	int fd = -1;
+
+private:
+	const Vnic_pio_top *m_;
+	const clocked<Vnic_pio_top> *c_;
+	pioc::sim::nic::pio_nic_model::timing path_;
+	std::deque<std::uint64_t> due_ns_;
+};
+
 /** The image and the AXI4 master on its slave port, built before the BAR. */
 struct nic_pio_image {
 	nic_pio_image(unsigned stall, std::uint64_t seed)
 		: c("rtl:nic_pio", seed, R::clock_mhz),
-		  axi("nic_pio_rtl", PIOC_AXI4_PORT(c.s.m.get(), s_), &c.s.rng, &c.errors)
+		  axi("nic_pio_rtl", PIOC_AXI4_PORT(c.s.m.get(), s_), &c.s.rng, &c.errors), irq(c.s.m.get(), &c)
 	{
 		c.attach(axi, stall);
+		c.s.add(&irq);
 		c.start();
 	}
 	clocked<Vnic_pio_top> c;
 	tb::axi4_master<std::uint32_t> axi;
+	irq_wire irq;
 };
 
 class nic_pio_rtl final : private nic_pio_image, public axi_bar<Vnic_pio_top> {
@@ -28,6 +68,20 @@ public:
 	nic_pio_rtl(unsigned stall, std::uint64_t seed)
 		: nic_pio_image(stall, seed), axi_bar("rtl:nic_pio", R::bar_size, nic_pio_image::c, nic_pio_image::axi)
 	{
+	}
+
+	void advance(std::uint64_t t_ns) override
+	{
+		axi_bar::advance(t_ns);
+		irq.deliver(t_ns);
+	}
+	bool delivers_msix() const noexcept override { return true; }
+	void bind_vector(unsigned vector, int fd) override
+	{
+		if (vector != R::RX_IRQ_VECTOR)
+			throw error(errc::out_of_range, "rtl:nic_pio: MSI-X vector " + std::to_string(vector) +
+								" does not exist (RX_IRQ_VECTOR is the only one)");
+		irq.fd = fd;
 	}
 };
 

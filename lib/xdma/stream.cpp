@@ -16,7 +16,7 @@ constexpr std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1
 } // namespace
 
 stream_ring::stream_ring(channel &ch, unsigned slots, std::uint32_t buf_bytes)
-	: ch_(&ch), slots_(slots), mask_(slots - 1), buf_bytes_(buf_bytes), sg_(ch.sg_)
+	: ch_(&ch), slots_(slots), mask_(slots - 1), buf_bytes_(buf_bytes), sg_(ch.sg_), eng_(ch.eng_)
 {
 	const std::string &who = ch.name();
 	if (!ch.info().stream)
@@ -103,8 +103,28 @@ void stream_ring::start()
 	c.write<std::uint32_t>(sg_ + r::SG_DESC_ADJ, adjacent_after(desc_bus_, slots_, 0));
 	if (ch_->c2h())
 		c.write<std::uint32_t>(sg_ + r::SG_DESC_CREDITS, slots_);
+	if (irq_) {
+		// after set_completion(), which clears both
+		c.write<std::uint32_t>(eng_ + r::ENG_IRQ_MASK, r::IE_DESC_COMPLETED);
+		c.write<std::uint32_t>(r::irq_base + r::IRQ_CHAN_EN_W1S, 1u << ch_->irq_bit_);
+	}
 	c.write<std::uint32_t>(ch_->eng_ + r::ENG_CTRL, ch_->ctrl_ | r::CTRL_RUN);
 	running_ = true;
+}
+
+int stream_ring::enable_interrupt()
+{
+	if (running_)
+		throw error(errc::invalid_argument,
+			    name() + ": enable the interrupt before start(): the engine has fetched descriptors "
+				     "without COMPLETED");
+	if (!ch_->dma_->opt_.bind_irq && !ch_->irq_owner_)
+		throw error(errc::not_supported, name() + ": interrupts need MSI-X vectors delivered to eventfds (the "
+							  "pioc module's PIOC_IOC_IRQ_SET; options::bind_irq)");
+	for (unsigned i = 0; i < slots_; ++i)
+		desc_[i].control |= r::DESC_COMPLETED;
+	irq_ = true;
+	return ch_->efd_;
 }
 
 void stream_ring::stop()
@@ -113,6 +133,8 @@ void stream_ring::stop()
 		return;
 	const region &c = ch_->dma_->config();
 	c.write<std::uint32_t>(ch_->eng_ + r::ENG_CTRL_W1C, r::CTRL_RUN);
+	if (irq_)
+		c.write<std::uint32_t>(r::irq_base + r::IRQ_CHAN_EN_W1C, 1u << ch_->irq_bit_);
 	c.write<std::uint32_t>(r::sgdma_common_base + r::SGC_CREDIT_MODE_W1C,
 			       1u << r::credit_mode_bit(ch_->c2h(), ch_->info().channel));
 	(void)c.read<std::uint32_t>(ch_->eng_ + r::ENG_STATUS_RC);

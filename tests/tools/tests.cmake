@@ -122,6 +122,13 @@ if(TARGET nicbench AND Python3_Interpreter_FOUND)
   set_tests_properties(tools.nicbench_eci PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
 
+# nicbench rx --rx-wait irq|poll on the PIO and DMA NICs (about a second).
+if(TARGET nicbench AND Python3_Interpreter_FOUND)
+  add_test(NAME tools.nicbench_irq
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-nicbench-irq.py $<TARGET_FILE:nicbench>)
+  set_tests_properties(tools.nicbench_irq PROPERTIES TIMEOUT 120 LABELS tools)
+endif()
+
 # Progress on long runs (issue 13): progress lines on stderr (not a terminal)
 # for pciebench pio/dma/offload and ecibench invoke/queue, stdout JSON intact,
 # none with --quiet or before the first-report delay (about 2 s in all).

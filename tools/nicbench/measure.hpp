@@ -50,8 +50,18 @@ struct latencies {
 	pioc::bench::histogram rx, tx;
 };
 
-/** One frame at a time: send, reap its TX stamp, poll until it is back. */
-template <pioc::nic::driver N> latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src)
+/** How ping() waits for the frame: spinning on poll_rx, or asleep in the
+ *  driver's wait_rx until the NIC's RX interrupt (chosen once, above the
+ *  timed loop). */
+enum class rx_wait { poll, irq };
+
+/** A frame that does not come back within this long (host or simulated
+ *  ns) ends an interrupt-driven ping with an error instead of hanging. */
+inline constexpr std::uint64_t irq_wait_limit_ns = 1'000'000'000;
+
+/** One frame at a time: send, reap its TX stamp, wait until it is back. */
+template <rx_wait W = rx_wait::poll, pioc::nic::driver N>
+latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src)
 {
 	latencies l;
 	std::vector<std::byte> buf(pioc::nic::mtu);
@@ -62,7 +72,13 @@ template <pioc::nic::driver N> latencies ping(N &nic, std::size_t len, std::uint
 		while (!nic.send(f)) {
 		}
 		std::size_t n = 0;
-		while ((n = nic.poll_rx(buf)) == 0) {
+		if constexpr (W == rx_wait::irq) {
+			if ((n = nic.wait_rx(buf, nic.host_ns() + irq_wait_limit_ns)) == 0)
+				throw pioc::error(pioc::errc::timeout, "nicbench: frame " + std::to_string(i) +
+									       " did not come back within 1 s (no interrupt?)");
+		} else {
+			while ((n = nic.poll_rx(buf)) == 0) {
+			}
 		}
 		const std::uint64_t t_rx = nic.host_ns();
 		pioc::nic::tx_info ti;

@@ -34,13 +34,23 @@ inline const path_entry &find_path(std::string_view name)
 	throw pioc::error(pioc::errc::invalid_argument, "nicbench: no path '" + std::string(name) + "'");
 }
 
-/** Opens path @p name on @p dev and calls @p f(driver&). */
-template <class F> void with_path(std::string_view name, pioc::device &dev, pioc::nic::ring_sizes rings, F &&f)
+/** Opens path @p name on @p dev (with interrupt receive if @p rx_irq) and
+ *  calls @p f(driver&). */
+template <class F>
+void with_path(std::string_view name, pioc::device &dev, pioc::nic::ring_sizes rings, bool rx_irq, F &&f)
 {
 	if (name == "pio")
-		pioc::nic::with_pio_nic(dev, rings, f);
+		pioc::nic::with_pio_nic(dev, rings, [&](auto &nic) {
+			if (rx_irq)
+				nic.use_rx_interrupt(dev.get_transport().interrupt(pioc::regs::nic_pio::RX_IRQ_VECTOR));
+			f(nic);
+		});
 	else if (name == "dma")
-		pioc::nic::with_dma_nic(dev, rings, f);
+		pioc::nic::with_dma_nic(dev, rings, f, rx_irq);
+	else if (name == "eci" && rx_irq)
+		throw pioc::error(pioc::errc::not_supported,
+				  "nicbench: --rx-wait irq: the ECI NIC delivers frames as messages into the "
+				  "cache; it has no receive interrupt");
 	else if (name == "eci")
 		with_eci_nic(dev, rings, f);
 	else

@@ -12,6 +12,12 @@
 // ignored. Reads answer one cycle after they are taken; holes read all ones.
 // A TX_BUF read is held (m_ready low) while the TX engine streams, because
 // both use the buffer's read port.
+//
+// RX interrupt: RX_IRQ_ARM bit 0 is one-shot. A frame landing while it is
+// set clears it and pulses rx_irq for one cycle, the cycle RX_HEAD shows the
+// frame (the image's MSI-X vector RX_IRQ_VECTOR); an arm write in that same
+// cycle wins, so a driver re-arming then stays armed. A frame that landed
+// before the arm raises nothing: the driver re-reads RX_HEAD after arming.
 module nic_pio_core #(
     parameter int AW = 22
 ) (
@@ -43,7 +49,8 @@ module nic_pio_core #(
     input  logic          rx_done_valid,
     input  logic [63:0]   rx_done_ts,
     input  logic [31:0]   runt_count,
-    input  logic [31:0]   oversize_count
+    input  logic [31:0]   oversize_count,
+    output logic          rx_irq
 );
     localparam int SLOTS      = 32'(nic_pio_pkg::MAX_RING);
     localparam int SLOT_BEATS = 32'(nic_pio_pkg::SLOT_BYTES / 64);
@@ -192,6 +199,24 @@ module nic_pio_core #(
         end
     end
 
+    // ---- RX interrupt (RX_IRQ_ARM, RX_IRQS)
+    logic        rx_irq_armed;
+    logic [31:0] rx_irqs;
+    wire         reg_irq_arm = lo_write && 32'(reg_word) == nic_pio_pkg::RX_IRQ_ARM_OFF >> 3;
+    wire         irq_fire    = land && rx_irq_armed;
+    always_ff @(posedge clk) begin
+        if (!rst_n) begin
+            rx_irq_armed <= 1'b0;
+            rx_irqs      <= '0;
+            rx_irq       <= 1'b0;
+        end else begin
+            rx_irq <= irq_fire;
+            if (irq_fire) rx_irqs <= rx_irqs + 32'd1;
+            if (reg_irq_arm)   rx_irq_armed <= v_lo[0];
+            else if (irq_fire) rx_irq_armed <= 1'b0;
+        end
+    end
+
     // ---- reads: registers and rings answer from flops, buffers from RAM
     function automatic logic [63:0] reg_value(input logic [8:0] w);
         case (32'(w))
@@ -202,6 +227,7 @@ module nic_pio_core #(
             nic_pio_pkg::TX_HEAD_OFF >> 3:      reg_value = {tx_tail, tx_head};
             nic_pio_pkg::RX_DROPS_OFF >> 3:     reg_value = {runt_count, drops};
             nic_pio_pkg::OVERSIZE_OFF >> 3:     reg_value = {32'hffffffff, oversize_count};
+            nic_pio_pkg::RX_IRQ_ARM_OFF >> 3:   reg_value = {rx_irqs, 31'd0, rx_irq_armed};
             default:               reg_value = '1;
         endcase
     endfunction

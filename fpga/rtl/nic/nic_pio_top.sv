@@ -38,7 +38,8 @@ module nic_pio_top #(
     output logic [63:0]     s_rdata,
     output logic [1:0]      s_rresp,
     output logic            s_rlast,
-    output logic [63:0]     cycles
+    output logic [63:0]     cycles,
+    output logic            rx_irq     // one-cycle pulse: MSI-X vector RX_IRQ_VECTOR
 );
     logic        m_valid, m_ready, m_we, m_rvalid;
     logic [21:0] m_addr;
@@ -65,7 +66,8 @@ module nic_pio_top #(
         .clk, .rst_n, .m_valid, .m_ready, .m_we, .m_addr, .m_wdata, .m_wstrb, .m_rvalid, .m_rdata, .cycles,
         .tx_tdata, .tx_tkeep, .tx_tlast, .tx_tvalid, .tx_tready,
         .rx_tdata, .rx_tkeep, .rx_tlast, .rx_tvalid, .rx_tready,
-        .tx_done_valid, .tx_done_ts, .tx_done_err, .rx_done_valid, .rx_done_ts, .runt_count, .oversize_count);
+        .tx_done_valid, .tx_done_ts, .tx_done_err, .rx_done_valid, .rx_done_ts, .runt_count, .oversize_count,
+        .rx_irq);
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_len = ^tx_done_len;       // the NIC keeps the length from its descriptor

@@ -15,6 +15,13 @@
  * credits written in batches of a quarter of the ring. The RX stamp is read
  * from BAR0's RX_STAMP FIFO only when last_rx() asks for it, after the frame
  * was received, so it costs the receive path nothing.
+ * RX by interrupt (wait_rx, with rx_interrupt at open): every C2H
+ * descriptor carries COMPLETED and the engine's interrupt mask
+ * ie_descriptor_completed (stream_ring::enable_interrupt), so the engine
+ * raises its MSI-X vector when the status bit rises. wait_rx polls once,
+ * drains the eventfd, re-arms (a read of the status register's
+ * read-to-clear alias, which also orders the result records written before
+ * it), looks at the result record again, and only then sleeps.
  *
  * dma_nic<IO> is templated on the I/O view: no branch on the backend in the
  * hot path; with_dma_nic() picks it once. Only pioc::xdma and the device's
@@ -44,6 +51,7 @@ ring_sizes checked(ring_sizes rings, const std::string &name);
 [[noreturn, gnu::cold]] void stamp_lost(const std::string &name, const char *dir, std::uint64_t frame,
 					std::uint64_t stamp);
 [[noreturn, gnu::cold]] void tx_dropped(const std::string &name, std::uint64_t frame, std::uint32_t len);
+[[noreturn, gnu::cold]] void no_rx_interrupt(const std::string &name);
 } // namespace dma_nic_detail
 
 template <class IO> class dma_nic {
@@ -52,7 +60,8 @@ template <class IO> class dma_nic {
 
 public:
 	/** @p cfg is the XDMA config BAR's view, @p user BAR0's (uncached). */
-	dma_nic(xdma::dma &x, IO cfg, IO user, ring_sizes rings, std::string name)
+	/** @p rx_interrupt: receive by interrupt too (wait_rx). */
+	dma_nic(xdma::dma &x, IO cfg, IO user, ring_sizes rings, std::string name, bool rx_interrupt = false)
 		: cfg_(cfg), user_(user), name_(std::move(name)), rings_(dma_nic_detail::checked(rings, name_)),
 		  tx_(x.h2c(0), rings_.tx, u32(regs::nic_dma::BUF_BYTES)),
 		  rx_(x.c2h(0), rings_.rx, u32(regs::nic_dma::BUF_BYTES)), tx_len_(rings_.tx),
@@ -64,6 +73,8 @@ public:
 		// Stamps left from an earlier user would be taken for ours.
 		while (user_.template load<u64>(r::RX_STAMP.offset) != r::STAMP_EMPTY) {}
 		while (user_.template load<u64>(r::TX_STAMP.offset) != r::STAMP_EMPTY) {}
+		if (rx_interrupt)
+			rx_irq_fd_ = rx_.enable_interrupt();
 		tx_.start();
 		rx_.start();
 		clock_ = sample_clock();
@@ -130,6 +141,38 @@ public:
 		}
 		return p.len;
 	}
+
+	/** Like poll_rx, but sleeps until a frame is there or @p deadline (io
+	 *  now_ns() clock) passes (0). Needs rx_interrupt at open. Not for a
+	 *  loop that must not sleep: poll_rx is. */
+	std::size_t wait_rx(std::span<std::byte> out, std::uint64_t deadline)
+	{
+		if (rx_irq_fd_ < 0)
+			dma_nic_detail::no_rx_interrupt(name_);
+		for (;;) {
+			if (std::size_t n = poll_rx(out))
+				return n;
+			rearm_rx_interrupt();
+			if (std::size_t n = poll_rx(out)) // completed before the re-arm: no interrupt
+				return n;
+			if (!wait_rx_interrupt(deadline))
+				return 0;
+		}
+	}
+
+	/** The halves of wait_rx, for callers that build their own loop: the
+	 *  next completed RX descriptor raises the interrupt (an interrupt
+	 *  still pending from an earlier one is dropped: it would end the
+	 *  sleep at once); sleep until it is raised (true) or @p deadline. */
+	void rearm_rx_interrupt()
+	{
+		if (rx_irq_fd_ < 0)
+			dma_nic_detail::no_rx_interrupt(name_);
+		while (detail::try_read_eventfd(rx_irq_fd_)) {
+		}
+		rx_.rearm(cfg_);
+	}
+	bool wait_rx_interrupt(std::uint64_t deadline) { return cfg_.wait_interrupt(rx_irq_fd_, deadline); }
 
 	/** The frame poll_rx() returned last, with its MAC stamp (read now). */
 	rx_info last_rx()
@@ -200,11 +243,13 @@ private:
 	u32 rx_tail_ = 0, stamped_ = 0, uncredited_ = 0;
 	rx_info last_rx_;
 	clock_map clock_;
+	int rx_irq_fd_ = -1; ///< C2H0's MSI-X eventfd (owned by its channel), -1: polled only
 };
 
 /** Opens the XDMA function of @p dev, maps BAR0 uncached, opens the DMA NIC
- *  with @p rings and calls @p f(dma_nic<IO>&) with the device's I/O view. */
-template <class F> void with_dma_nic(device &dev, ring_sizes rings, F &&f)
+ *  with @p rings (and interrupt receive if @p rx_interrupt) and calls
+ *  @p f(dma_nic<IO>&) with the device's I/O view. */
+template <class F> void with_dma_nic(device &dev, ring_sizes rings, F &&f, bool rx_interrupt = false)
 {
 	xdma::options o;
 	o.ring_descriptors = 64; // the channels' own rings stay unused: the stream rings replace them
@@ -214,7 +259,7 @@ template <class F> void with_dma_nic(device &dev, ring_sizes rings, F &&f)
 		user.visit([&](const auto &user_io) {
 			using IO = std::remove_cvref_t<decltype(cfg_io)>;
 			if constexpr (std::is_same_v<IO, std::remove_cvref_t<decltype(user_io)>>) {
-				dma_nic<IO> nic(x, cfg_io, user_io, rings, dev.info().spec);
+				dma_nic<IO> nic(x, cfg_io, user_io, rings, dev.info().spec, rx_interrupt);
 				f(nic);
 			}
 		});

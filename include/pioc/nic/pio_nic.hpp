@@ -10,6 +10,13 @@
  * paper does (Sec. 6.3: its PIO RX latency grows with the frame because every
  * load is a non-posted PCIe read).
  *
+ * RX by interrupt (wait_rx, after use_rx_interrupt): RX_IRQ_ARM is one-shot
+ * and raises only on an RX_HEAD advance, so the driver arms, reads RX_HEAD
+ * once more (a frame that landed before the arm took effect raises nothing;
+ * the arm is a posted write, which the read cannot pass), and only then
+ * sleeps in io.wait_interrupt: poll() on the eventfd on hardware, simulated
+ * time idling to the model's next event in simulation.
+ *
  * pio_nic<IO> is templated on the I/O view (pioc/io.hpp), so nothing in
  * send/poll_rx branches on the backend; with_pio_nic() picks the view once.
  * It satisfies pioc::nic::driver.
@@ -119,6 +126,43 @@ public:
 		return len;
 	}
 
+	/** Receives by interrupt from now on: @p irq is RX_IRQ_VECTOR's eventfd
+	 *  (device::get_transport().interrupt(regs::nic_pio::RX_IRQ_VECTOR)). */
+	void use_rx_interrupt(transport::interrupt_fd irq)
+	{
+		if (irq.fd < 0)
+			throw error(errc::not_supported, name_ + ": the transport delivers no MSI-X vector " +
+								 std::to_string(regs::nic_pio::RX_IRQ_VECTOR) +
+								 "; interrupt receive needs one");
+		irq_ = std::move(irq);
+	}
+
+	/** Like poll_rx, but sleeps until a frame is there or @p deadline
+	 *  (io now_ns() clock) passes (0). Needs use_rx_interrupt(). A stale
+	 *  interrupt (raised for a frame the re-check already took) costs one
+	 *  more turn of the loop, never a frame. Not for a loop that must not
+	 *  sleep: poll_rx is. */
+	std::size_t wait_rx(std::span<std::byte> out, std::uint64_t deadline)
+	{
+		if (irq_.fd < 0)
+			throw error(errc::invalid_argument, name_ + ": wait_rx without use_rx_interrupt()");
+		for (;;) {
+			if (std::size_t n = poll_rx(out))
+				return n;
+			arm_rx_interrupt();
+			if (std::size_t n = poll_rx(out)) // landed before the arm took effect
+				return n;
+			if (!wait_rx_interrupt(deadline))
+				return 0;
+		}
+	}
+
+	/** The two halves of wait_rx, for callers that build their own loop:
+	 *  arms the one-shot RX interrupt (RX_IRQ_ARM), sleeps until it is
+	 *  raised (true) or @p deadline passes (false). */
+	void arm_rx_interrupt() { uc_.template store<u32>(regs::nic_pio::RX_IRQ_ARM.offset, 1); }
+	bool wait_rx_interrupt(std::uint64_t deadline) { return uc_.wait_interrupt(irq_.fd, deadline); }
+
 	rx_info last_rx() const { return last_rx_; }
 	std::uint64_t now() { return uc_.template load<u64>(regs::nic_pio::CYCLES.offset); }
 	std::uint64_t host_ns() const { return uc_.now_ns(); }
@@ -139,6 +183,7 @@ private:
 	std::uint32_t tx_head_ = 0, tx_reaped_ = 0, rx_tail_ = 0, rx_head_ = 0;
 	rx_info last_rx_;
 	clock_map clock_;
+	transport::interrupt_fd irq_;
 };
 
 /** Maps BAR0 of @p dev uncached and write-combined, opens the NIC with

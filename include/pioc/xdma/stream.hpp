@@ -76,6 +76,26 @@ public:
 	/** Clears run (credits clear with it) and leaves credit mode. */
 	void stop();
 
+	// ---- C2H interrupt (PG195) --------------------------------------------
+	/** Before start(): every descriptor completed raises the engine's
+	 *  interrupt (COMPLETED in each descriptor, ie_descriptor_completed in
+	 *  the control and the interrupt-enable mask, the channel's bit in the
+	 *  IRQ block's channel interrupt enable mask), delivered to the
+	 *  channel's MSI-X vector; returns its eventfd. The engine raises it on
+	 *  the status bit's rising edge, so once per rearm(). Throws
+	 *  errc::not_supported when the transport delivers no MSI-X vector. */
+	int enable_interrupt();
+	/** Reads the status register's read-to-clear alias: the logged
+	 *  completion clears, and the next one raises the interrupt again. The
+	 *  answer is behind every result record the engine wrote before the
+	 *  read (PCIe: a completion does not pass posted writes), so records
+	 *  looked at after it are those of the engine at the read. */
+	template <io_view IO> void rearm(const IO &io) const
+	{
+		(void)io.template load<std::uint32_t>(eng_ + regs::xdma::ENG_STATUS_RC);
+		io.idle(0); // a simulated device catches up with the CPU (records due by now land)
+	}
+
 	// ---- H2C --------------------------------------------------------------
 	/** Slot @p slot's descriptor: @p len bytes of its buffer, EOP (tlast)
 	 *  if @p eop, COMPLETED with it (the write-back counts packets out).
@@ -146,7 +166,7 @@ private:
 	unsigned slots_, mask_, beat_;
 	std::uint32_t buf_bytes_;
 	std::size_t stride_;
-	std::uint64_t sg_;
+	std::uint64_t sg_, eng_;
 	dma_buffer mem_;
 	regs::xdma::descriptor *desc_ = nullptr;
 	std::uint64_t desc_bus_ = 0;
@@ -155,6 +175,7 @@ private:
 	std::uint64_t bufs_bus_ = 0;
 	volatile std::uint32_t *wb_ = nullptr;
 	bool running_ = false;
+	bool irq_ = false;
 };
 
 } // namespace pioc::xdma

@@ -250,6 +250,7 @@ public:
 
 private:
 	friend class channel;
+	friend class stream_ring; // its interrupt: whether vectors are delivered (opt_.bind_irq)
 	template <class IO> friend class channel_ops;
 	device *dev_;
 	options opt_;

@@ -1,8 +1,12 @@
 // The PIO NIC model: see pio_nic_model.hpp for what it charges.
 #include "sim/nic/pio_nic_model.hpp"
 
+#include <pioc/error.hpp>
+
 #include <algorithm>
 #include <cstring>
+
+#include <unistd.h>
 
 namespace pioc::sim::nic {
 
@@ -70,6 +74,42 @@ std::uint64_t pio_nic_model::port_start(std::uint64_t t_ns) const
 void pio_nic_model::advance(std::uint64_t t_ns)
 {
 	run_to(cycles_at(t_ns));
+	deliver_irqs(t_ns);
+}
+
+void pio_nic_model::bind_vector(unsigned vector, int fd)
+{
+	if (vector != r::RX_IRQ_VECTOR)
+		throw error(errc::out_of_range, "nic_pio: MSI-X vector " + std::to_string(vector) +
+							" does not exist (RX_IRQ_VECTOR is the only one)");
+	irq_fd_ = fd;
+}
+
+void pio_nic_model::deliver_irqs(std::uint64_t t_ns)
+{
+	while (!irq_due_ns_.empty() && irq_due_ns_.front() <= t_ns) {
+		irq_due_ns_.pop_front();
+		if (irq_fd_ >= 0) {
+			const std::uint64_t one = 1;
+			[[maybe_unused]] ssize_t n = ::write(irq_fd_, &one, sizeof one);
+		}
+	}
+}
+
+std::uint64_t pio_nic_model::next_landing_ns() const noexcept
+{
+	for (const auto &f : in_flight_)
+		if (f.mac.delivered)
+			return ns_at(f.mac.rx_stamp + timing_.rx_land_cycles);
+	return UINT64_MAX;
+}
+
+std::uint64_t pio_nic_model::next_event_ns() const noexcept
+{
+	// The next eventfd write, or the next landing (which may raise one):
+	// a landing is the only thing that can start an interrupt.
+	const std::uint64_t irq = irq_due_ns_.empty() ? UINT64_MAX : irq_due_ns_.front();
+	return std::min(irq, next_landing_ns());
 }
 
 void pio_nic_model::run_to(std::uint64_t now)
@@ -108,14 +148,25 @@ void pio_nic_model::run_to(std::uint64_t now)
 		if (f.mac.delivered) {
 			if (!f.rx_decided || f.mac.rx_stamp + timing_.rx_land_cycles > now)
 				break;
-			if (!f.rx_dropped) {
-				std::memcpy(rx_buf_.data() + f.rx_slot * r::SLOT_BYTES, f.bytes.data(), f.bytes.size());
-				put64(rx_desc_, f.rx_slot * r::DESC_BYTES, r::DESC_DONE | f.bytes.size());
-				put64(rx_desc_, f.rx_slot * r::DESC_BYTES + 8, f.mac.rx_stamp);
-				++rx_head_;
-			}
+			if (!f.rx_dropped)
+				land(f);
 		}
 		in_flight_.pop_front();
+	}
+}
+
+void pio_nic_model::land(const frame &f)
+{
+	std::memcpy(rx_buf_.data() + f.rx_slot * r::SLOT_BYTES, f.bytes.data(), f.bytes.size());
+	put64(rx_desc_, f.rx_slot * r::DESC_BYTES, r::DESC_DONE | f.bytes.size());
+	put64(rx_desc_, f.rx_slot * r::DESC_BYTES + 8, f.mac.rx_stamp);
+	++rx_head_;
+	if (irq_armed_) {
+		// One-shot: the MSI-X write leaves in the landing cycle.
+		irq_armed_ = false;
+		++rx_irqs_;
+		const std::uint64_t sent = ns_at(f.mac.rx_stamp + timing_.rx_land_cycles);
+		irq_due_ns_.push_back(sent + timing_.msi_ns + timing_.wake_ns);
 	}
 }
 
@@ -153,6 +204,8 @@ void pio_nic_model::reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t 
 		rx_tail_ = v;
 	else if (off == r::TX_HEAD.offset)
 		ring_tx(v, now);
+	else if (off == r::RX_IRQ_ARM.offset)
+		irq_armed_ = v & 1;
 	else
 		++ignored_writes_;
 }
@@ -199,6 +252,8 @@ std::uint64_t pio_nic_model::reg_read(std::uint64_t off, unsigned len, std::uint
 	case r::RX_DROPS.offset: return rx_drops_;
 	case r::RUNTS.offset: return mac_.runts();
 	case r::OVERSIZE.offset: return mac_.oversized();
+	case r::RX_IRQ_ARM.offset: return irq_armed_;
+	case r::RX_IRQS.offset: return rx_irqs_;
 	default: return ~0ull; // unmapped: all ones, as a PCIe read of a hole
 	}
 }

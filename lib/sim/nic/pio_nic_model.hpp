@@ -22,6 +22,13 @@
 //  - RX: a frame gets its RX slot, or is dropped because the ring is full,
 //    when its first beat arrives; its descriptor and RX_HEAD show
 //    rx_land_cycles after its last beat.
+//  - RX interrupt (RX_IRQ_ARM): a frame landing while armed disarms and
+//    sends the MSI-X write of vector RX_IRQ_VECTOR in its landing cycle; the
+//    eventfd is signalled msi_ns + wake_ns later (the posted write crossing
+//    the link, then the host's interrupt handler and the waiter's wake-up:
+//    the XDMA model's one_way_ns and irq_ns). Nothing else of the host's
+//    interrupt path (the IOMMU's interrupt remapping, a sleeping core's exit
+//    latency, the scheduler under load) is modelled.
 // The MAC's line timing is mac_model's, checked cycle-exact against
 // mac_loopback.sv.
 #pragma once
@@ -46,6 +53,8 @@ public:
 		unsigned rx_land_cycles = 2;  ///< last RX beat -> descriptor and RX_HEAD seen
 		unsigned read_cycles = 3;     ///< BAR read: port time besides one cycle per beat
 		unsigned write_cycles = 2;    ///< BAR write: port time besides one cycle per beat
+		std::uint64_t msi_ns = 250;   ///< MSI-X write: device -> host, one way (the link preset's)
+		std::uint64_t wake_ns = 1800; ///< MSI-X arrival -> eventfd signalled -> waiter running (host)
 	};
 	pio_nic_model();
 	explicit pio_nic_model(timing t);
@@ -57,6 +66,11 @@ public:
 	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len,
 			   std::uint64_t t_ns) override;
 	void advance(std::uint64_t t_ns) override;
+	// The RX interrupt's eventfd writes are the events a waiting CPU sleeps to.
+	bool has_event_clock() const noexcept override { return true; }
+	std::uint64_t next_event_ns() const noexcept override;
+	bool delivers_msix() const noexcept override { return true; }
+	void bind_vector(unsigned vector, int fd) override;
 
 	/** The device cycle running at simulated time @p t_ns. */
 	static std::uint64_t cycles_at(std::uint64_t t_ns) noexcept;
@@ -66,6 +80,10 @@ public:
 
 	/** Writes the model refused (read-only register, bad ring size, ...). */
 	std::uint64_t ignored_writes() const noexcept { return ignored_writes_; }
+	/** Simulated time at which the next landing frame makes RX_HEAD show
+	 *  it (UINT64_MAX if none is in flight): lets a test put a landing
+	 *  exactly between two of a driver's accesses. */
+	std::uint64_t next_landing_ns() const noexcept;
 
 private:
 	struct frame {
@@ -85,6 +103,8 @@ private:
 	void reg_write(std::uint64_t off, std::uint32_t v, std::uint64_t now);
 	std::uint64_t reg_read(std::uint64_t off, unsigned len, std::uint64_t now);
 	void put64(std::vector<std::uint8_t> &mem, std::uint64_t off, std::uint64_t v);
+	void land(const frame &f);
+	void deliver_irqs(std::uint64_t t_ns);
 
 	timing timing_;
 	mac_model mac_;
@@ -97,6 +117,10 @@ private:
 	std::uint64_t tx_free_cycle_ = 0; ///< first cycle the TX stream is free
 	std::deque<frame> in_flight_;     ///< sent, TX stamp or RX landing pending
 	std::uint64_t ignored_writes_ = 0;
+	bool irq_armed_ = false;
+	std::uint32_t rx_irqs_ = 0;
+	int irq_fd_ = -1;                 ///< eventfd of vector RX_IRQ_VECTOR, -1: none
+	std::deque<std::uint64_t> irq_due_ns_; ///< eventfd writes on their way, in order
 };
 
 std::unique_ptr<target> make_pio_nic_model();
