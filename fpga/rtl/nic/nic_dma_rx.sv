@@ -3,8 +3,8 @@
 //
 // The NIC never backpressures the MAC (tready is always up): while C2H0 has
 // no descriptor, and so holds its tready low, frames wait in the RX FIFO,
-// RX_FIFO_BYTES of block RAM (64-byte beats) in at most RX_FIFO_FRAMES
-// frames. The MAC does not say a frame's length before its last beat, so a
+// RX_FIFO_BYTES (64-byte beats of block RAM, counting the beats read from it
+// and not yet taken by C2H0) in at most RX_FIFO_FRAMES frames. The MAC does not say a frame's length before its last beat, so a
 // frame is let in at its first beat only if the FIFO has room for an MTU
 // frame and a frame slot; otherwise it is dropped whole and counted
 // (RX_DROPS). A frame let in always fits, so beats go on to C2H0 as they
@@ -47,14 +47,16 @@ module nic_dma_rx (
     // ---- write side
     logic [BW-1:0] mem [DEPTH];
     logic [AW:0]   wr, rd;                // rd: next beat to read from the RAM
+    logic [AW:0]   out;                   // beats C2H0 took
     logic [FW-1:0] frames;                // frames let in, last beat not yet on C2H0
     logic          in_frame, accept;
     logic          pend, pend_accept;     // last beat taken, waiting for rx_done
     logic [15:0]   seq;
 
     wire take      = s_tvalid && s_tready;
-    wire [AW:0] used = wr - rd;
-    wire room      = 32'(DEPTH) - 32'(used) >= MTU_BEATS && 32'(frames) < FRAMES;
+    wire [AW:0] used = wr - rd;           // in the RAM
+    wire [AW:0] held = wr - out;          // in the RAM, read from it or in the output buffer
+    wire room      = 32'(DEPTH) - 32'(held) >= MTU_BEATS && 32'(frames) < FRAMES;
     wire acc_now   = in_frame ? accept : room;
     wire out_last  = m_tvalid && m_tready && m_tlast;
 
@@ -118,6 +120,7 @@ module nic_dma_rx (
     always_ff @(posedge clk) begin
         if (!rst_n) begin
             rd          <= '0;
+            out         <= '0;
             rd_inflight <= 1'b0;
             ob_n        <= '0;
             ob_head     <= 1'b0;
@@ -125,7 +128,10 @@ module nic_dma_rx (
             rd_inflight <= issue;
             if (issue) rd <= rd + 1'b1;
             if (rd_inflight) ob[ob_head ^ ob_n[0]] <= rd_q;   // behind the entries that stay
-            if (pop) ob_head <= !ob_head;
+            if (pop) begin
+                ob_head <= !ob_head;
+                out     <= out + 1'b1;
+            end
             ob_n <= ob_n + 2'(rd_inflight) - 2'(pop);
         end
     end
