@@ -34,6 +34,12 @@ class xdma_dev;
 
 namespace pioc::sim::nic {
 
+/** Frames the XDMA C2H engine takes from its stream ahead of its
+ *  descriptors (the IP's C2H buffer): rtl:nic_dma holds c2h_tready low while
+ *  its engine model has this many waiting, so further frames wait in the
+ *  NIC's RX FIFO. */
+inline constexpr unsigned c2h_stream_packets = 2;
+
 /** BAR0 of the DMA NIC and the user logic between the XDMA stream engines
  *  and the MAC. Owned by its xdma_dev (make_dma_nic_model()). */
 class dma_nic_user final : public target, public stream_sink {
