@@ -54,8 +54,7 @@ class h2c_agent : public agent {
 public:
 	h2c_agent(Vnic_dma_top *m, std::mt19937_64 *rng, std::vector<std::string> *errors)
 		: m_(m), idle_{rng, 0}, chk_("h2c", errors)
-	{
-	}
+	{}
 	/** Queues @p f as one frame; @p split: the bytes of each H2C descriptor
 	 *  (the engine packs per descriptor, so a split not a multiple of 64
 	 *  leaves a partial beat inside the frame). */
@@ -101,7 +100,7 @@ public:
 	}
 	bool empty() const { return q_.empty() && !offering_; }
 
-	std::vector<std::uint64_t> last_taken;  ///< CYCLES when each frame's last beat left H2C0
+	std::vector<std::uint64_t> last_taken; ///< CYCLES when each frame's last beat left H2C0
 
 private:
 	Vnic_dma_top *m_;
@@ -122,8 +121,7 @@ class c2h_agent : public agent {
 public:
 	c2h_agent(Vnic_dma_top *m, std::mt19937_64 *rng, std::vector<std::string> *errors)
 		: m_(m), stall_{rng, 0}, chk_("c2h", errors), errors_(errors)
-	{
-	}
+	{}
 	void drive() override { m_->c2h_tready = !hold && !stall_(); }
 	void sample() override
 	{
@@ -135,7 +133,8 @@ public:
 			if (!m_->c2h_tlast && k != ~0ull)
 				errors_->push_back("c2h @" + std::to_string(cycle) + ": partial beat before tlast");
 			if (k == 0 || (k & (k + 1)) != 0)
-				errors_->push_back("c2h @" + std::to_string(cycle) + ": tkeep not contiguous from byte 0");
+				errors_->push_back("c2h @" + std::to_string(cycle) +
+						   ": tkeep not contiguous from byte 0");
 			const auto *b = reinterpret_cast<const std::uint8_t *>(w);
 			cur_.insert(cur_.end(), b, b + std::popcount(k));
 			if (!first_seen_) {
@@ -151,7 +150,7 @@ public:
 		}
 	}
 
-	bool hold = false;                  ///< C2H0 without descriptors: tready low
+	bool hold = false; ///< C2H0 without descriptors: tready low
 	stall stall_;
 	std::deque<bytes> frames;
 	std::vector<std::uint64_t> first_beat, last_beat; ///< CYCLES of each frame's first / last beat
@@ -178,7 +177,10 @@ struct dma_dut {
 		s.add(&c2h);
 		s.reset();
 	}
-	void wait(std::uint64_t tag) { REQUIRE(s.run_until([&] { return axi.done(tag); }, 200000)); }
+	void wait(std::uint64_t tag)
+	{
+		REQUIRE(s.run_until([&] { return axi.done(tag); }, 200000));
+	}
 	std::uint32_t r32(std::uint64_t a)
 	{
 		std::uint32_t v = 0;
@@ -333,9 +335,10 @@ TEST_CASE("nic_dma_top: a full RX FIFO drops whole frames and counts them, the k
 		unsigned sent, kept;
 	};
 	for (const shape sh : {shape{9600, 10, 6}, shape{64, 200, unsigned(R::RX_FIFO_FRAMES)},
-			       shape{1984, 40, unsigned(R::RX_FIFO_FRAMES) < (fifo_beats - mtu_beats) / 31 + 1
-						       ? unsigned(R::RX_FIFO_FRAMES)
-						       : (fifo_beats - mtu_beats) / 31 + 1}}) {
+			       shape{1984, 40,
+				     unsigned(R::RX_FIFO_FRAMES) < (fifo_beats - mtu_beats) / 31 + 1
+					     ? unsigned(R::RX_FIFO_FRAMES)
+					     : (fifo_beats - mtu_beats) / 31 + 1}}) {
 		dma_dut d(80 + sh.len, 10, 20);
 		d.c2h.hold = true;
 		std::vector<bytes> sent;
@@ -344,7 +347,7 @@ TEST_CASE("nic_dma_top: a full RX FIFO drops whole frames and counts them, the k
 			d.h2c.send(sent.back());
 		}
 		REQUIRE(d.s.run_until([&] { return d.h2c.empty(); }, 1000000));
-		d.s.run_until([] { return false; }, 400);   // the last frame through the MAC
+		d.s.run_until([] { return false; }, 400); // the last frame through the MAC
 		CHECK(d.r32(R::RX_DROPS.offset) == sh.sent - sh.kept);
 		CHECK(d.c2h.frames.empty());
 		d.c2h.hold = false;
@@ -368,8 +371,7 @@ TEST_CASE("nic_dma_top: a full RX FIFO drops whole frames and counts them, the k
 	}
 }
 
-TEST_CASE("nic_dma_top: malformed, runt and oversize frames counted, stamped as errors, never delivered",
-	  "[nic_dma]")
+TEST_CASE("nic_dma_top: malformed, runt and oversize frames counted, stamped as errors, never delivered", "[nic_dma]")
 {
 	dma_dut d(91);
 	std::mt19937_64 &rng = d.s.rng;
@@ -380,14 +382,14 @@ TEST_CASE("nic_dma_top: malformed, runt and oversize frames counted, stamped as 
 	};
 	std::vector<tx> plan = {
 		{random_frame(rng, 500), {}, true},
-		{random_frame(rng, 500), {100, 400}, false},      // partial beat inside: malformed
+		{random_frame(rng, 500), {100, 400}, false}, // partial beat inside: malformed
 		{random_frame(rng, 200), {}, true},
-		{random_frame(rng, 30), {}, false},               // runt
-		{random_frame(rng, 9664), {}, false},             // oversize
-		{random_frame(rng, 1000), {640, 360}, true},      // split on a beat boundary: fine
-		{random_frame(rng, 9600), {9000, 600}, false},    // MTU-sized, malformed at its 141st beat
+		{random_frame(rng, 30), {}, false},	       // runt
+		{random_frame(rng, 9664), {}, false},	       // oversize
+		{random_frame(rng, 1000), {640, 360}, true},   // split on a beat boundary: fine
+		{random_frame(rng, 9600), {9000, 600}, false}, // MTU-sized, malformed at its 141st beat
 		{random_frame(rng, 70), {64, 6}, true},
-		{random_frame(rng, 40), {20, 20}, false},         // malformed and short
+		{random_frame(rng, 40), {20, 20}, false}, // malformed and short
 		{random_frame(rng, 9600), {}, true},
 	};
 	std::vector<bytes> good;

@@ -18,8 +18,8 @@
 #include "nic_dma_rtl.hpp"
 
 #include "Vnic_dma_top.h"
-#include "rtl_clock.hpp"
 #include "pioc/regs/nic_dma.hpp"
+#include "rtl_clock.hpp"
 #include "sim/nic/dma_nic_model.hpp"
 #include "sim/xdma/xdma_dev.hpp"
 
@@ -85,8 +85,7 @@ public:
 
 	void drive() override
 	{
-		c_.s.m->c2h_tready =
-			in_frame_ || (x && x->c2h_stream_waiting(0) < pioc::sim::nic::c2h_stream_packets);
+		c_.s.m->c2h_tready = in_frame_ || (x && x->c2h_stream_waiting(0) < pioc::sim::nic::c2h_stream_packets);
 	}
 	void sample() override
 	{
@@ -132,8 +131,7 @@ class nic_dma_rtl final : private nic_dma_image, public axi_bar<Vnic_dma_top>, p
 public:
 	nic_dma_rtl(unsigned stall, std::uint64_t seed)
 		: nic_dma_image(stall, seed), axi_bar("rtl:nic_dma", R::bar_size, nic_dma_image::c, nic_dma_image::axi)
-	{
-	}
+	{}
 
 	/** Wires the engines' side: @p x owns this object and outlives it. */
 	void attach(pioc::sim::xdma_dev &x)
@@ -188,8 +186,8 @@ public:
 		frame_bytes_ += len;
 		if (!eop)
 			return last_ns;
-		const std::uint64_t last = std::max<std::uint64_t>(
-			c.cycles_of(std::uint64_t(std::ceil(last_ns))), tx_free_ + (frame_bytes_ + 63) / 64 - 1);
+		const std::uint64_t last = std::max<std::uint64_t>(c.cycles_of(std::uint64_t(std::ceil(last_ns))),
+								   tx_free_ + (frame_bytes_ + 63) / 64 - 1);
 		tx_free_ = last + 1;
 		frame_bytes_ = 0;
 		return double(c.ns_of(last));
@@ -203,8 +201,8 @@ private:
 			throw std::runtime_error("rtl:nic_dma: a C2H0 frame never ended");
 	}
 
-	std::uint64_t tx_free_ = 0;     ///< first cycle H2C0's next frame can start, as the engine sees it
-	std::size_t frame_bytes_ = 0;   ///< bytes of the H2C frame so far
+	std::uint64_t tx_free_ = 0;   ///< first cycle H2C0's next frame can start, as the engine sees it
+	std::size_t frame_bytes_ = 0; ///< bytes of the H2C frame so far
 };
 
 } // namespace

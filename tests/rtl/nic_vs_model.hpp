@@ -4,6 +4,7 @@
 // path runs the same code.
 #pragma once
 
+#include <pioc/device.hpp>
 #include <pioc/nic/nic.hpp>
 
 #include <catch2/catch.hpp>
@@ -69,10 +70,10 @@ template <driver Nic> std::vector<std::pair<frame, std::uint64_t>> burst(Nic &ni
 
 /** One frame in flight, measured as nicbench rx/tx measure. */
 struct sample {
-	frame rx;                       ///< what came back
-	double tx_ns = 0, rx_ns = 0;    ///< latencies as nicbench defines them
-	std::uint64_t tx_cycles = 0;    ///< TX stamp - device cycle at send
-	std::uint64_t rx_cycles = 0;    ///< RX stamp - TX stamp
+	frame rx;		     ///< what came back
+	double tx_ns = 0, rx_ns = 0; ///< latencies as nicbench defines them
+	std::uint64_t tx_cycles = 0; ///< TX stamp - device cycle at send
+	std::uint64_t rx_cycles = 0; ///< RX stamp - TX stamp
 };
 
 /** Which completion the host waits for first after the send. */
@@ -90,12 +91,10 @@ template <driver Nic> sample one_frame(Nic &nic, const frame &f, const clock_map
 	std::size_t n = 0;
 	std::int64_t t1 = 0;
 	const auto tx = [&] {
-		for (long k = 0; k < 10000000 && !nic.poll_tx(ti); ++k) {
-		}
+		for (long k = 0; k < 10000000 && !nic.poll_tx(ti); ++k) {}
 	};
 	const auto rx = [&] {
-		for (long k = 0; k < 10000000 && (n = nic.poll_rx(buf)) == 0; ++k) {
-		}
+		for (long k = 0; k < 10000000 && (n = nic.poll_rx(buf)) == 0; ++k) {}
 		t1 = static_cast<std::int64_t>(nic.host_ns());
 	};
 	if (w == first::tx)
@@ -109,6 +108,21 @@ template <driver Nic> sample one_frame(Nic &nic, const frame &f, const clock_map
 	s.tx_cycles = ti.mac_cycle - c0;
 	s.rx_cycles = nic.last_rx().mac_cycle - ti.mac_cycle;
 	return s;
+}
+
+/** Every frame of @p frames alone through the NIC @p open(dev, f) opens on
+ *  @p spec, waiting for @p w first. */
+template <class Open>
+std::vector<sample> one_at_a_time(const char *spec, const std::vector<frame> &frames, Open open, first w)
+{
+	std::vector<sample> out;
+	auto dev = pioc::device::open(spec);
+	open(dev, [&](auto &nic) {
+		const clock_map clk = nic.clock();
+		for (const frame &f : frames)
+			out.push_back(one_frame(nic, f, clk, w));
+	});
+	return out;
 }
 
 /** Model @p m and RTL @p r, one frame in flight: both byte-exact, TX and RX
@@ -131,6 +145,16 @@ inline void check_one_at_a_time(const std::vector<sample> &m, const std::vector<
 		CHECK(close_cycles(m[i].tx_cycles, r[i].tx_cycles));
 		CHECK(m[i].rx_cycles == r[i].rx_cycles);
 	}
+}
+
+/** burst() through the NIC @p open(dev, f) opens on @p spec. */
+template <class Open>
+std::vector<std::pair<frame, std::uint64_t>> burst_on(const char *spec, const std::vector<frame> &frames, Open open)
+{
+	std::vector<std::pair<frame, std::uint64_t>> out;
+	auto dev = pioc::device::open(spec);
+	open(dev, [&](auto &nic) { out = burst(nic, frames); });
+	return out;
 }
 
 /** Model @p m and RTL @p r of burst(): both byte-exact, RX stamps within one cycle. */

@@ -30,43 +30,25 @@ using namespace pioc::nic::vs_model;
 
 namespace {
 
-/** One frame in flight at a time, as nicbench rx/tx measure. */
-std::vector<sample> one_at_a_time(const char *spec, const std::vector<frame> &frames)
-{
-	std::vector<sample> out;
-	auto dev = pioc::device::open(spec);
-	with_dma_nic(dev, {8, 8}, [&](auto &nic) {
-		const clock_map clk = nic.clock();
-		for (const frame &f : frames)
-			out.push_back(one_frame(nic, f, clk, first::rx));
-	});
-	return out;
-}
-
-/** A burst through 32/16-slot rings (vs_model::burst). */
-std::vector<std::pair<frame, std::uint64_t>> burst(const char *spec, const std::vector<frame> &frames)
-{
-	std::vector<std::pair<frame, std::uint64_t>> out;
-	auto dev = pioc::device::open(spec);
-	with_dma_nic(dev, {32, 16}, [&](auto &nic) { out = vs_model::burst(nic, frames); });
-	return out;
-}
+/** The NIC with 8/8-slot rings (one frame in flight) and 32/16-slot ones (a burst). */
+const auto one_nic = [](pioc::device &dev, auto &&f) { with_dma_nic(dev, {8, 8}, f); };
+const auto burst_nic = [](pioc::device &dev, auto &&f) { with_dma_nic(dev, {32, 16}, f); };
 
 } // namespace
 
 TEST_CASE("rtl:nic_dma and sim:nic_dma: same frames, latencies within one cycle", "[rtl][nic]")
 {
 	const auto frames = frames_for(15, 10);
-	const auto m = one_at_a_time("sim:nic_dma", frames);
-	const auto r = one_at_a_time("rtl:nic_dma", frames);
+	const auto m = one_at_a_time("sim:nic_dma", frames, one_nic, first::rx);
+	const auto r = one_at_a_time("rtl:nic_dma", frames, one_nic, first::rx);
 	check_one_at_a_time(m, r, frames);
 }
 
 TEST_CASE("rtl:nic_dma and sim:nic_dma: a burst of back-to-back frames, same bytes and RX stamps", "[rtl][nic]")
 {
 	const auto frames = frames_for(16, 24);
-	const auto m = burst("sim:nic_dma", frames);
-	const auto r = burst("rtl:nic_dma", frames);
+	const auto m = burst_on("sim:nic_dma", frames, burst_nic);
+	const auto r = burst_on("rtl:nic_dma", frames, burst_nic);
 	check_burst(m, r, frames);
 }
 
@@ -86,8 +68,7 @@ std::pair<std::vector<frame>, std::uint32_t> overrun(const char *spec, const std
 		for (std::size_t done = 0, k = 0; done < frames.size() && k < 10000000; ++k)
 			done += nic.poll_tx(ti) ? 1 : 0;
 		const std::uint64_t until = nic.now() + 10000; // the last frames through the MAC
-		while (nic.now() < until) {
-		}
+		while (nic.now() < until) {}
 		frame buf(mtu);
 		for (int idle = 0; idle < 2000;) {
 			if (std::size_t n = nic.poll_rx(buf)) {

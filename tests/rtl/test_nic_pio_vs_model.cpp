@@ -26,43 +26,25 @@ using namespace pioc::nic::vs_model;
 
 namespace {
 
-/** One frame in flight at a time, as nicbench rx/tx measure. */
-std::vector<sample> one_at_a_time(const char *spec, const std::vector<frame> &frames)
-{
-	std::vector<sample> out;
-	auto dev = pioc::device::open(spec);
-	with_pio_nic(dev, {8, 8}, [&](auto &nic) {
-		const clock_map clk = nic.clock();
-		for (const frame &f : frames)
-			out.push_back(one_frame(nic, f, clk, first::tx));
-	});
-	return out;
-}
-
-/** A whole TX ring at once (vs_model::burst). */
-std::vector<std::pair<frame, std::uint64_t>> burst(const char *spec, const std::vector<frame> &frames)
-{
-	std::vector<std::pair<frame, std::uint64_t>> out;
-	auto dev = pioc::device::open(spec);
-	with_pio_nic(dev, {16, 8}, [&](auto &nic) { out = vs_model::burst(nic, frames); });
-	return out;
-}
+/** The NIC with 8/8-slot rings (one frame in flight) and 16/8-slot ones (a burst). */
+const auto one_nic = [](pioc::device &dev, auto &&f) { with_pio_nic(dev, {8, 8}, f); };
+const auto burst_nic = [](pioc::device &dev, auto &&f) { with_pio_nic(dev, {16, 8}, f); };
 
 } // namespace
 
 TEST_CASE("rtl:nic_pio and sim:nic_pio: same frames, latencies within one cycle", "[rtl][nic]")
 {
 	const auto frames = frames_for(5, 12);
-	const auto m = one_at_a_time("sim:nic_pio", frames);
-	const auto r = one_at_a_time("rtl:nic_pio", frames);
+	const auto m = one_at_a_time("sim:nic_pio", frames, one_nic, first::tx);
+	const auto r = one_at_a_time("rtl:nic_pio", frames, one_nic, first::tx);
 	check_one_at_a_time(m, r, frames);
 }
 
 TEST_CASE("rtl:nic_pio and sim:nic_pio: a burst of back-to-back frames, same bytes and RX stamps", "[rtl][nic]")
 {
 	const auto frames = frames_for(6, 24);
-	const auto m = burst("sim:nic_pio", frames);
-	const auto r = burst("rtl:nic_pio", frames);
+	const auto m = burst_on("sim:nic_pio", frames, burst_nic);
+	const auto r = burst_on("rtl:nic_pio", frames, burst_nic);
 	check_burst(m, r, frames);
 }
 
