@@ -6,6 +6,9 @@
 # IMAGE pio (default): the PIO/XDMA image above. IMAGE nic_pio: the PCIe PIO
 # NIC (fpga/rtl/nic/nic_pio_top.sv under vcu118_nic_top.sv): the same XDMA
 # IP with a 4 MiB bypass BAR (nic_pio.toml), no AXI-Lite BAR, device 10ee:9048.
+# IMAGE nic_dma: the PCIe DMA NIC (fpga/rtl/nic/nic_dma_top.sv under
+# vcu118_nic_dma_top.sv): the IP in AXI4-Stream mode, one H2C and one C2H
+# stream engine, a 4 KiB bypass BAR (nic_dma.toml), device 10ee:9049.
 #
 # Written for Vivado 2022.2 (XDMA 4.1). NOT run in this repository's CI (no
 # Vivado there): see Documentation/fpga.md for what was verified and what a
@@ -16,12 +19,12 @@ set root   [file normalize $fpga/..]
 set out    [expr {[llength $argv] > 0 ? [lindex $argv 0] : "$root/build/fpga/vcu118"}]
 set image  [expr {[llength $argv] > 1 ? [lindex $argv 1] : "pio"}]
 set part   xcvu9p-flga2104-2L-e
-if {$image ni {pio nic_pio}} { puts "ERROR: IMAGE must be pio or nic_pio"; exit 1 }
+if {$image ni {pio nic_pio nic_dma}} { puts "ERROR: IMAGE must be pio, nic_pio or nic_dma"; exit 1 }
 file mkdir $out
 
 # ---- register-map packages from the same TOML as the library
 file mkdir $out/generated
-foreach map {pio_dev coh_dev nic_pio} {
+foreach map {pio_dev coh_dev nic_pio nic_dma} {
     exec python3 $root/scripts/gen-regmap $fpga/regmap/$map.toml --sv $out/generated/${map}_pkg.sv
 }
 
@@ -34,6 +37,10 @@ if {$image eq "nic_pio"} {
     set top vcu118_nic_top
     add_files -norecurse [list $out/generated/nic_pio_pkg.sv]
     add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/nic/*.sv]
+} elseif {$image eq "nic_dma"} {
+    set top vcu118_nic_dma_top
+    add_files -norecurse [list $out/generated/nic_dma_pkg.sv]
+    add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/nic/mac_loopback.sv $fpga/rtl/nic/nic_dma_*.sv]
 } else {
     set top vcu118_top
     add_files -norecurse [list $out/generated/pio_dev_pkg.sv $out/generated/coh_dev_pkg.sv]
@@ -78,6 +85,17 @@ if {$image eq "nic_pio"} {
         CONFIG.axilite_master_en  {false} \
         CONFIG.axist_bypass_size  {4} \
         CONFIG.axist_bypass_scale {Megabytes} \
+    ] [get_ips xdma_0]
+}
+if {$image eq "nic_dma"} {
+    # AXI4-Stream engines (H2C0 = the NIC's TX, C2H0 its RX), BAR0 =
+    # nic_dma.toml (4 KiB) on the bypass port, no control BAR
+    set_property -dict [list \
+        CONFIG.pf0_device_id      {9049} \
+        CONFIG.xdma_axi_intf_mm   {AXI_Stream} \
+        CONFIG.axilite_master_en  {false} \
+        CONFIG.axist_bypass_size  {4} \
+        CONFIG.axist_bypass_scale {Kilobytes} \
     ] [get_ips xdma_0]
 }
 

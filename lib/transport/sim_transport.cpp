@@ -8,6 +8,7 @@
 #include "sim/nic/pio_nic_model.hpp"
 #include "sim/xdma/xdma_dev.hpp"
 #ifdef PIOC_HAVE_RTL
+#include "nic_dma_rtl.hpp"
 #include "nic_pio_rtl.hpp"
 #include "rtl_devices.hpp"
 #endif
@@ -69,6 +70,10 @@ const std::vector<sim_device_entry> &sim_devices()
 		// The Verilated PIO NIC: NIC core and MAC stand-in (fpga/rtl/nic).
 		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b) (Verilated RTL, fpga/rtl/nic, MAC loopback "
 					"stand-in)", 0x10ee, 0x9048, [] { return rtl::make_nic_pio_rtl(); }, true});
+		// The XDMA stream engine model in front of the Verilated DMA NIC user side.
+		v.push_back({"nic_dma", "DMA NIC, the paper's Fig. 8(a): XDMA stream engine model in front of the "
+					"Verilated user side (fpga/rtl/nic/nic_dma_*, MAC loopback stand-in)",
+			     0x10ee, 0x9049, [] { return rtl::make_nic_dma_rtl(); }, true});
 #endif
 		return v;
 	}();

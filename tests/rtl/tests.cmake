@@ -124,3 +124,19 @@ assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"]
 grep -q 'rtl:nic_pio is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_pio PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()
+
+# nicbench --path dma on rtl:nic_dma (the XDMA stream engine model in front of
+# the Verilated DMA NIC user side): the same driver and tool as on
+# sim:nic_dma, JSON simulated with transport rtl, one row per size, the RTL
+# default of 20 frames per size; RX nearly flat in the frame size (C2H0 writes
+# a frame while its beats arrive: 9600 bytes within 400 ns of 64; written
+# after its last beat they would be 0.7 us behind).
+if(PIOC_RTL)
+  add_test(NAME rtl.nicbench_nic_dma
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path dma --device rtl:nic_dma --json 2>err.txt | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
+x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
+assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[2][\"p50_ns\"]<x[0][\"p50_ns\"]+400, x' $m || exit 1; \
+grep -q 'rtl:nic_dma is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+  set_tests_properties(rtl.nicbench_nic_dma PROPERTIES TIMEOUT 300 LABELS rtl)
+endif()

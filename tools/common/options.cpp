@@ -319,8 +319,9 @@ std::string device_kinds_help()
 	// The registry holds the RTL devices only in -DPIOC_RTL=ON builds; the
 	// user of any build must learn they exist.
 	if (!have_rtl)
-		rows.emplace_back("rtl:pio, rtl:xdma, rtl:nic_pio", "the Verilated RTL of the PIO, XDMA and PIO NIC "
-									"images: not in this build (configure with -DPIOC_RTL=ON)");
+		rows.emplace_back("rtl:pio, rtl:xdma, rtl:nic_pio, rtl:nic_dma", "the Verilated RTL of the PIO, XDMA, "
+										  "PIO NIC and DMA NIC images: not in this build "
+										  "(configure with -DPIOC_RTL=ON)");
 	rows.emplace_back("SIM@PRESET", "a simulated device with another link timing: sim:pio@enzian-gen3x8 "
 					"(default pc-gen3x16)");
 	rows.emplace_back("0000:01:00.0, 01:00.0", "a PCI function on this machine (measured time): through the "

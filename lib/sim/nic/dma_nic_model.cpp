@@ -61,7 +61,7 @@ std::uint64_t dma_nic_user::read(unsigned, std::uint64_t off, void *data, std::s
 	else if (off == r::VERSION.offset)
 		v = (r::version_major << 16) | r::version_minor;
 	else if (off == r::CYCLES.offset)
-		v = cycles_at(double(t_ns));
+		v = cycles_at(double(t_ns)) + dma_nic_timing::cycles_read;
 	else if (off == r::RX_STAMP.offset && len == 8)
 		v = pop_stamp(rx_stamps_);
 	else if (off == r::TX_STAMP.offset && len == 8)
@@ -106,27 +106,45 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 				  [this, seq, last_cycle] { push_stamp(tx_stamps_, seq, last_cycle, true); });
 		return;
 	}
-	const mac_result m = mac_.transmit(last_cycle, bytes.size());
-	x_->schedule_user(ns_at(m.tx_stamp), [this, seq, m] { push_stamp(tx_stamps_, seq, m.tx_stamp, !m.delivered); });
+	using t = dma_nic_timing;
+	const mac_result m = mac_.transmit(last_cycle + t::tx_stage, bytes.size());
+	x_->schedule_user(ns_at(m.tx_stamp + t::stamp_push),
+			  [this, seq, m] { push_stamp(tx_stamps_, seq, m.tx_stamp, !m.delivered); });
 	if (!m.delivered)
 		return;
 	// RX: at its first beat the frame gets a FIFO place or is dropped
 	// whole; C2H0 takes its beats as they arrive (one per cycle up to the
-	// last at rx_stamp) and the stamp is pushed with the last beat.
+	// last, rx_to_c2h cycles after the MAC's) and the stamp is pushed after
+	// the last beat.
 	auto pkt = std::make_shared<std::vector<std::uint8_t>>(std::move(bytes));
 	x_->schedule_user(ns_at(m.rx_first), [this, pkt, m] {
-		const std::size_t bytes = x_->c2h_stream_waiting_bytes(0) + pkt->size();
-		if (x_->c2h_stream_waiting(0) >= r::RX_FIFO_FRAMES || bytes > r::RX_FIFO_BYTES) {
+		if (!rx_room()) {
 			++rx_drops_;
 			return;
 		}
+		rx_held_.push_back(pkt->size());
 		stream_packet p;
 		p.bytes = std::move(*pkt);
-		p.last_ns = ns_at(m.rx_stamp);
+		p.last_ns = ns_at(m.rx_stamp + t::rx_to_c2h);
 		x_->c2h_stream_push(0, std::move(p));
 		const std::uint64_t seq = rx_seq_++;
-		x_->schedule_user(ns_at(m.rx_stamp), [this, seq, m] { push_stamp(rx_stamps_, seq, m.rx_stamp, false); });
+		x_->schedule_user(ns_at(m.rx_stamp + t::stamp_push),
+				  [this, seq, m] { push_stamp(rx_stamps_, seq, m.rx_stamp, false); });
 	});
+}
+
+bool dma_nic_user::rx_room()
+{
+	// C2H0 writes frames in order: the ones it has written are the oldest.
+	while (rx_held_.size() > x_->c2h_stream_waiting(0))
+		rx_held_.pop_front();
+	// C2H0 has taken the first c2h_stream_packets; the FIFO holds the rest,
+	// counted in whole beats as the RTL's RAM holds them.
+	std::uint64_t beats = 0, frames = 0;
+	for (std::size_t i = c2h_stream_packets; i < rx_held_.size(); ++i, ++frames)
+		beats += mac_timing::beats(rx_held_[i]);
+	const std::uint64_t fifo_beats = r::RX_FIFO_BYTES / stream_beat_bytes;
+	return frames < r::RX_FIFO_FRAMES && beats + mac_timing::beats(r::MTU) <= fifo_beats;
 }
 
 std::unique_ptr<target> make_dma_nic_model()

@@ -6,16 +6,22 @@
 //
 // Charged, in core cycles at 250 MHz where the NIC is concerned: TX beats
 // leave as the H2C engine delivers them (one 64-byte beat per cycle at most,
-// frames back to back), the MAC's store-and-forward and line timing
-// (mac_model), RX beats one per cycle into C2H0, which writes them to the
-// host as the XDMA model charges (link rate, posted writes, result record
-// behind the data). The RX side holds RX_FIFO_BYTES (in at most
-// RX_FIFO_FRAMES frames) while C2H0 has no descriptor, which covers the
-// engine's descriptor fetch at line rate, and drops a frame that does not fit
-// whole (RX_DROPS): it never backpressures the MAC.
-// Left out: the NIC's own pipeline latency between the stream ports and the
-// MAC (there is no RTL of this NIC yet to take it from), the user BAR's AXI
-// port (reads and writes cost only the link).
+// frames back to back) and reach the MAC one cycle later (the RTL's register
+// stage), the MAC's store-and-forward and line timing (mac_model), RX beats
+// one per cycle reaching C2H0 three cycles after the MAC offered them (the
+// RTL's RX FIFO), which writes them to the host as the XDMA model charges
+// (link rate, posted writes, result record behind the data); stamps readable
+// two cycles after the MAC's last beat. The RX side never backpressures the
+// MAC: C2H0 takes c2h_stream_packets frames ahead of its descriptors, the
+// RX FIFO holds the rest, RX_FIFO_BYTES in 64-byte beats in at most
+// RX_FIFO_FRAMES frames, and lets a frame in only with room for an MTU frame
+// (the MAC does not say the length first), else drops it whole (RX_DROPS).
+// These cycle counts and rules are the RTL's (fpga/rtl/nic/nic_dma_*.sv,
+// checked by fpga/tb/test_nic_dma_top.cpp and tests/rtl/test_nic_dma_vs_model).
+// A read of CYCLES returns the counter cycles_read cycles after the read
+// arrived (the RTL's AXI front end and register stage).
+// Left out: the user BAR's AXI port time (reads and writes cost only the link),
+// the pad beats a malformed frame occupies the MAC stream with in the RTL.
 #pragma once
 
 #include "sim/nic/mac_model.hpp"
@@ -33,6 +39,20 @@ class xdma_dev;
 }
 
 namespace pioc::sim::nic {
+
+/** Frames the XDMA C2H engine takes from its stream ahead of its
+ *  descriptors (the IP's C2H buffer): rtl:nic_dma holds c2h_tready low while
+ *  its engine model has this many waiting, so further frames wait in the
+ *  NIC's RX FIFO. */
+inline constexpr unsigned c2h_stream_packets = 2;
+
+/** Cycle counts of the RTL's user side (fpga/rtl/nic/nic_dma_*.sv). */
+struct dma_nic_timing {
+	static constexpr unsigned tx_stage = 1;   ///< a beat leaves H2C0 -> on the MAC's TX stream
+	static constexpr unsigned rx_to_c2h = 3;  ///< the MAC offers an RX beat -> on C2H0
+	static constexpr unsigned stamp_push = 2; ///< the MAC's last beat -> its stamp in the FIFO
+	static constexpr unsigned cycles_read = 2; ///< a BAR read arrives -> the CYCLES value it returns
+};
 
 /** BAR0 of the DMA NIC and the user logic between the XDMA stream engines
  *  and the MAC. Owned by its xdma_dev (make_dma_nic_model()). */
@@ -59,6 +79,8 @@ private:
 	void push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t seq, std::uint64_t cycle, bool err);
 	std::uint64_t pop_stamp(std::deque<std::uint64_t> &fifo);
 	void frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last_cycle);
+	/** The RX FIFO lets a frame in (at its first beat). */
+	bool rx_room();
 
 	xdma_dev *x_ = nullptr;
 	mac_model mac_;
@@ -68,6 +90,7 @@ private:
 	std::uint64_t tx_seq_ = 0, rx_seq_ = 0;
 	std::deque<std::uint64_t> rx_stamps_, tx_stamps_;
 	std::uint32_t rx_drops_ = 0, malformed_ = 0;
+	std::deque<std::size_t> rx_held_; ///< lengths of frames let in and not yet written by C2H0, oldest first
 };
 
 /** sim:nic_dma: the XDMA stream design with the DMA NIC's user side. */
