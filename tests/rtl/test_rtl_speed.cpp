@@ -412,7 +412,7 @@ TEST_CASE("rtl:xdma simulates at least 3 M cycles per CPU second (H2C + C2H of 3
 	// average near 8) with the handshake checkers copying payloads only
 	// while a transfer waits and Verilator's -fno-localize (no wide locals
 	// zeroed per evaluation, lib/rtl/CMakeLists.txt); 4.5 .. 4.6 M/s before
-	// session 8 and 4.9 .. 5.4 M/s after it (one evaluation per cycle,
+	// session 8 and 4.9 .. 5.1 M/s after it (one evaluation per cycle,
 	// cheaper AXI masters; load average 9 .. 12).
 	pioc::device dev = pioc::device::open("rtl:xdma");
 	const busy_speed b = xdma_busy(dev, 100);
