@@ -30,9 +30,13 @@ std::unique_ptr<pioc::sim::target> make_pio_rtl(unsigned stall_percent = 0, std:
  *  (fpga/rtl/xdma/xdma_user_top.sv). The engines' AXI4 master is the RTL's
  *  dma_* port: card addresses are the PIO image's 256 KiB map (DMA fills
  *  REQ / BRAM and drains RESP / BRAM). BAR0 is the bypass port (byp_*),
- *  driven as make_pio_rtl() drives pio_top; BAR1 the XDMA config BAR. */
+ *  driven as make_pio_rtl() drives pio_top; BAR1 the XDMA config BAR.
+ *  @p one_eval: the image is evaluated once per clock cycle (its AXI4
+ *  ports' outputs are all registers); false evaluates it twice, clock low
+ *  then high, as the testbenches do (the reference the tests compare
+ *  against). */
 std::unique_ptr<pioc::sim::target> make_xdma_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1,
-						 bool skip_idle = true);
+						 bool skip_idle = true, bool one_eval = true);
 
 /** Statistics of an RTL target made here (for result labels). */
 struct rtl_stats {

@@ -4,6 +4,8 @@
 // each cycle; and the simulator keeps a floor of simulated cycles per second.
 #include "rtl/coh_rtl_engine.hpp"
 #include "rtl/rtl_devices.hpp"
+#include "transport/sim_transport.hpp"
+#include "common/sim.hpp"
 
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/port.hpp>
@@ -27,6 +29,17 @@ namespace R = pioc::regs::pio_dev;
 using pioc::sim::target;
 
 namespace {
+
+/** Two runs' simulated times (or counter values), one by one: the first
+ *  that differs is named. */
+template <class T> void same_times(const std::vector<T> &a, const std::vector<T> &b, const char *what)
+{
+	REQUIRE(a.size() == b.size());
+	for (std::size_t i = 0; i < a.size(); ++i) {
+		INFO(what << " " << i);
+		CHECK(a[i] == b[i]);
+	}
+}
 
 /** A host that leaves long gaps (idle cycles to skip) between accesses and
  *  records every value read, every CYCLES value and every completion time. */
@@ -100,17 +113,75 @@ void same_with_and_without_skipping(std::unique_ptr<target> skipping, std::uniqu
 	a.run();
 	b.run();
 	CHECK(a.values == b.values);
-	REQUIRE(a.timing.size() == b.timing.size());
-	for (std::size_t i = 0; i < a.timing.size(); ++i) {
-		INFO("completion time or CYCLES value " << i);
-		CHECK(a.timing[i] == b.timing[i]);
-	}
+	same_times(a.timing, b.timing, "completion time or CYCLES value");
 	const auto sa = pioc::rtl::stats_of(*skipping), sb = pioc::rtl::stats_of(*every_cycle);
 	CHECK(sa.cycles == sb.cycles);
 	CHECK(sb.evaluated_cycles == sb.cycles);
 	// The gaps were skipped: most of the time the image was idle.
 	CHECK(sa.evaluated_cycles * 2 < sa.cycles);
 	WARN("cycles " << sa.cycles << ", evaluated with skipping " << sa.evaluated_cycles);
+}
+
+/** What a host sees of rtl:xdma's DMA port (H2C and C2H of several sizes
+ *  and alignments, descriptor chains, several requests in flight, all three
+ *  completion modes) and of its bypass BAR (gappy_host): every byte that
+ *  came back, every simulated time, the image's cycles. */
+struct xdma_run {
+	std::vector<std::uint8_t> data;
+	std::vector<std::uint64_t> times, values;
+	std::uint64_t cycles = 0, evaluated = 0;
+};
+
+xdma_run xdma_traffic(unsigned stall, bool one_eval)
+{
+	using namespace pioc;
+	xdma_run out;
+	detail::sim_device_entry e{"xdma_eval", "rtl:xdma, one or two evaluations per cycle", 0x10ee, 0x903f,
+				   [=] { return rtl::make_xdma_rtl(stall, 7, true, one_eval); }, true};
+	device dev(detail::open_sim(e, "pc-gen3x16"));
+	xdma::options o;
+	o.max_segment = 1024;  // larger transfers are descriptor chains
+	xdma::dma x(dev, o);
+	auto &h2c = x.h2c(0), &c2h = x.c2h(0);
+	auto src = dev.alloc_dma(20480), dst = dev.alloc_dma(20480);
+	for (std::size_t i = 0; i < 20480; ++i)
+		static_cast<std::uint8_t *>(src.cpu)[i] = std::uint8_t(i * 11 + 3);
+	x.config().visit([&](const auto &io) {
+		auto wo = h2c.ops(io);
+		auto ro = c2h.ops(io);
+		for (auto mode : {xdma::completion::writeback, xdma::completion::count, xdma::completion::interrupt}) {
+			h2c.set_completion(mode);
+			c2h.set_completion(mode);
+			for (std::size_t n : {1u, 8u, 63u, 1000u, 4096u, 9000u})
+				for (std::size_t off : {0u, 5u}) {
+					auto &w1 = h2c.prepare(src, off, n, R::BRAM.offset + off);
+					auto &w2 = h2c.prepare(src, 10240 + off, n, R::BRAM.offset + 0x4000 + off);
+					wo.submit(w1);
+					wo.submit(w2);
+					wo.wait(w1);
+					wo.wait(w2);
+					out.times.push_back(io.now_ns());
+					auto &r = c2h.prepare(dst, off, 2 * n, R::BRAM.offset + 0x4000 - n + off);
+					ro.submit(r);
+					ro.wait(r);
+					out.times.push_back(io.now_ns());
+					const auto *d = static_cast<const std::uint8_t *>(dst.cpu) + off;
+					out.data.insert(out.data.end(), d, d + 2 * n);
+					h2c.release_all();
+					c2h.release_all();
+				}
+		}
+	});
+	auto &t = dev.sim_link()->device();
+	gappy_host h{t};
+	h.now = rtl::stats_of(t).sim_ns + 1000;
+	h.run(stall == 0);   // with stalls the NOT_READY retries are a matter of timing: leave them out
+	out.values = h.values;
+	out.times.insert(out.times.end(), h.timing.begin(), h.timing.end());
+	const auto st = rtl::stats_of(t);
+	out.cycles = st.cycles;
+	out.evaluated = st.evaluated_cycles;
+	return out;
 }
 
 /** What a CPU sees of the coherent engine over a run that makes it wait in
@@ -241,6 +312,23 @@ TEST_CASE("rtl:xdma BAR0: skipping idle cycles changes no value and no time the 
 	same_with_and_without_skipping(pioc::rtl::make_xdma_rtl(0, 1, true), pioc::rtl::make_xdma_rtl(0, 1, false));
 }
 
+TEST_CASE("rtl:xdma: one evaluation per cycle changes no value and no time the host sees", "[rtl][speed]")
+{
+	// Without and with random AXI stalls: the masters draw the same random
+	// numbers when they see the same handshakes, so even the stalled runs
+	// agree cycle for cycle.
+	for (unsigned stall : {0u, 30u}) {
+		INFO("stall " << stall << "%");
+		const xdma_run a = xdma_traffic(stall, true), b = xdma_traffic(stall, false);
+		CHECK(a.data == b.data);
+		CHECK(a.values == b.values);
+		same_times(a.times, b.times, "completion time or CYCLES value");
+		CHECK(a.cycles == b.cycles);
+		CHECK(a.evaluated == b.evaluated);
+		WARN("rtl:xdma, stall " << stall << "%: " << a.cycles << " cycles, " << a.evaluated << " evaluated");
+	}
+}
+
 TEST_CASE("rtl:pio simulates at least 2 M cycles per CPU second (pciebench's 4 KiB write_read)", "[rtl][speed]")
 {
 	// Tolerance: issue 13 asks for 5 M cycles/s on one core (20 M measured);
@@ -272,18 +360,16 @@ TEST_CASE("rtl:pio simulates at least 2 M cycles per CPU second (pciebench's 4 K
 	CHECK(evaluated / cpu >= 0.7e6);
 }
 
-TEST_CASE("rtl:xdma simulates at least 2 M cycles per CPU second (H2C + C2H of 32 KiB)", "[rtl][speed]")
+namespace {
+
+/** @p rounds x (H2C + C2H of 32 KiB) on rtl:xdma @p dev: SIMULATED cycles
+ *  and the CPU seconds they took; the data must come back. */
+struct busy_speed {
+	double cycles = 0, evaluated = 0, cpu = 0;
+};
+busy_speed xdma_busy(pioc::device &dev, int rounds)
 {
-	// DMA beats keep the user side busy: nearly every cycle is evaluated, so
-	// this is the evaluation speed of xdma_user_top. Measured (SIMULATED
-	// cycles, CPU time, 4 runs each on the shared 2-core machine): 1.04 to
-	// 1.32 M cycles/s while Verilator ran invoke_fn's 128-byte mask loop
-	// rolled; 1.67 to 2.8 M/s with --unroll-count 256; 2.8 to 3.9 M/s (load
-	// average near 8) with the handshake checkers copying payloads only
-	// while a transfer waits and Verilator's -fno-localize (no wide locals
-	// zeroed per evaluation, lib/rtl/CMakeLists.txt).
 	using namespace pioc;
-	device dev = device::open("rtl:xdma");
 	xdma::dma x(dev);
 	auto &h2c = x.h2c(0), &c2h = x.c2h(0);
 	constexpr std::size_t n = 32768;
@@ -298,25 +384,77 @@ TEST_CASE("rtl:xdma simulates at least 2 M cycles per CPU second (H2C + C2H of 3
 	x.config().visit([&](const auto &io) {
 		auto wo = h2c.ops(io);
 		auto ro = c2h.ops(io);
-		for (int i = 0; i < 100; ++i) {
+		for (int i = 0; i < rounds; ++i) {
 			wo.submit(w);
 			wo.wait(w);
 			ro.submit(r);
 			ro.wait(r);
 		}
 	});
-	const double cpu = cpu_s() - c0;
+	busy_speed b;
+	b.cpu = cpu_s() - c0;
 	const auto s1 = rtl::stats_of(rtl);
-	const double cycles = double(s1.cycles - s0.cycles), evaluated = double(s1.evaluated_cycles - s0.evaluated_cycles);
-	WARN("rtl:xdma 100 x (H2C + C2H) of 32 KiB: " << cycles << " cycles (" << evaluated << " evaluated) in " << cpu
-							<< " CPU s = " << cycles / cpu / 1e6 << " M cycles/s");
+	b.cycles = double(s1.cycles - s0.cycles);
+	b.evaluated = double(s1.evaluated_cycles - s0.evaluated_cycles);
 	CHECK(std::memcmp(src.cpu, dst.cpu, n) == 0);
-	// The gain (about 1.6x) is smaller than the spread the machine's load
-	// gives one build (2.8 .. 3.9), so no floor both fails with it reverted
-	// and keeps a margin: this one (raised from 1 M) fails on gross
-	// slowdowns, e.g. the rolled loop (1.04 .. 1.32), with 25% to spare
-	// below the slowest run measured.
-	CHECK(cycles / cpu >= 2.0e6);
+	return b;
+}
+
+} // namespace
+
+TEST_CASE("rtl:xdma simulates at least 3 M cycles per CPU second (H2C + C2H of 32 KiB)", "[rtl][speed]")
+{
+	// DMA beats keep the user side busy: nearly every cycle is evaluated, so
+	// this is the evaluation speed of xdma_user_top. Measured (SIMULATED
+	// cycles, CPU time, 4 runs each on the shared 2-core machine): 1.04 to
+	// 1.32 M cycles/s while Verilator ran invoke_fn's 128-byte mask loop
+	// rolled; 1.67 to 2.8 M/s with --unroll-count 256; 2.8 to 3.9 M/s (load
+	// average near 8) with the handshake checkers copying payloads only
+	// while a transfer waits and Verilator's -fno-localize (no wide locals
+	// zeroed per evaluation, lib/rtl/CMakeLists.txt); 4.5 .. 4.6 M/s before
+	// session 8 and 4.9 .. 5.1 M/s after it (one evaluation per cycle,
+	// cheaper AXI masters; load average 9 .. 12).
+	pioc::device dev = pioc::device::open("rtl:xdma");
+	const busy_speed b = xdma_busy(dev, 100);
+	WARN("rtl:xdma 100 x (H2C + C2H) of 32 KiB: " << b.cycles << " cycles (" << b.evaluated << " evaluated) in "
+						      << b.cpu << " CPU s = " << b.cycles / b.cpu / 1e6 << " M cycles/s");
+	// Session 8's gain (about 1.1x) is smaller than the spread between
+	// machines and loads, so this absolute floor only catches gross
+	// slowdowns (the rolled loop, 1.04 .. 1.32; per-cycle allocation), with
+	// a third to spare below the slowest run measured before session 8; the
+	// next test catches the loss of one evaluation per cycle by a ratio.
+	CHECK(b.cycles / b.cpu >= 3.0e6);
+}
+
+TEST_CASE("rtl:xdma: one evaluation per cycle is faster than two (H2C + C2H of 32 KiB)", "[rtl][speed]")
+{
+	// The same program with one and with two evaluations per cycle,
+	// alternately, three times each; the fastest run of each counts (the
+	// least disturbed by other jobs). A ratio in one process: independent
+	// of the machine's speed.
+	using namespace pioc;
+	auto open = [](bool one_eval) {
+		detail::sim_device_entry e{"xdma_eval", "rtl:xdma, one or two evaluations per cycle", 0x10ee, 0x903f,
+					   [=] { return rtl::make_xdma_rtl(0, 1, true, one_eval); }, true};
+		return device(detail::open_sim(e, "pc-gen3x16"));
+	};
+	device one = open(true), two = open(false);
+	xdma_busy(one, 2);   // warm up
+	xdma_busy(two, 2);
+	double best_one = 1e9, best_two = 1e9, cycles = 0;
+	for (int i = 0; i < 3; ++i) {
+		const busy_speed a = xdma_busy(one, 30), b = xdma_busy(two, 30);
+		CHECK(a.cycles == b.cycles);
+		cycles = a.cycles;
+		best_one = std::min(best_one, a.cpu);
+		best_two = std::min(best_two, b.cpu);
+	}
+	WARN("rtl:xdma 30 x (H2C + C2H) of 32 KiB, " << cycles << " cycles: one evaluation per cycle "
+		<< cycles / best_one / 1e6 << " M cycles/s, two " << cycles / best_two / 1e6 << " M cycles/s: "
+		<< best_two / best_one << "x");
+	// Measured 1.12 .. 1.13x (load average 9 .. 12); about 1.0 with
+	// make_xdma_rtl() ignoring one_eval. The floor: half the gain.
+	CHECK(best_two / best_one >= 1.06);
 }
 
 TEST_CASE("rtl:coh simulates at least 4 M engine cycles per CPU second (Fig. 5a, 8 B .. 16 KiB)", "[rtl][speed]")
@@ -358,11 +496,7 @@ TEST_CASE("rtl:coh: leaving out the edges in which the engine only waits changes
 {
 	const coh_run a = coh_waits(true), b = coh_waits(false);
 	CHECK(a.seen == b.seen);
-	REQUIRE(a.times.size() == b.times.size());
-	for (std::size_t i = 0; i < a.times.size(); ++i) {
-		INFO("simulated time " << i);
-		CHECK(a.times[i] == b.times[i]);
-	}
+	same_times(a.times, b.times, "simulated time");
 	CHECK(a.cycles == b.cycles);
 	CHECK(b.evaluated == b.cycles);
 	// Most of the engine's cycles are waits for the CPU and the link.
@@ -371,4 +505,66 @@ TEST_CASE("rtl:coh: leaving out the edges in which the engine only waits changes
 	CHECK(a.not_ready_5b > 0);
 	WARN("rtl:coh: " << a.cycles << " engine cycles, " << a.evaluated << " evaluated with skipping; not ready "
 			 << a.not_ready_5a << " (5a), " << a.not_ready_5b << " (5b)");
+}
+
+namespace {
+
+/** An AXI4 slave that breaks the R channel's rules: RVALID up from the
+ *  start (no read asked for) with RDATA changing at every edge, or RVALID
+ *  dropped every third edge, while the master never takes a beat. */
+struct bad_r_slave {
+	std::uint8_t clk = 0, rst_n = 0;
+	std::uint8_t awvalid = 0, awready = 1, awid = 0, awlen = 0, awsize = 0, awburst = 0;
+	std::uint32_t awaddr = 0;
+	std::uint8_t wvalid = 0, wready = 1, wstrb = 0, wlast = 0;
+	std::uint64_t wdata = 0;
+	std::uint8_t bvalid = 0, bready = 0, bid = 0, bresp = 0;
+	std::uint8_t arvalid = 0, arready = 1, arid = 0, arlen = 0, arsize = 0, arburst = 0;
+	std::uint32_t araddr = 0;
+	std::uint8_t rvalid = 1, rready = 0, rid = 0, rresp = 0, rlast = 1;
+	std::uint64_t rdata = 0;
+	bool drop = false;
+	std::uint8_t prev_clk = 0;
+	std::uint64_t edges = 0;
+	void eval()
+	{
+		if (clk && !prev_clk) {
+			++edges;
+			if (drop)
+				rvalid = edges % 3 != 0;
+			else
+				rdata = edges;
+		}
+		prev_clk = clk;
+	}
+	void final() {}
+};
+
+std::vector<std::string> errors_of(bool drop)
+{
+	std::vector<std::string> errors;
+	pioc::tb::sim<bad_r_slave> s;
+	s.m->drop = drop;
+	pioc::tb::axi4_master<std::uint32_t> m("m", PIOC_AXI4_PORT(s.m.get(), ), &s.rng, &errors);
+	m.stall_ready.percent = 100;   // RREADY never: the beat waits
+	s.add(&m);
+	s.reset();
+	for (int i = 0; i < 10; ++i)
+		s.step();
+	return errors;
+}
+
+} // namespace
+
+TEST_CASE("the AXI masters' checkers, which read a payload only while a transfer waits, still find violations",
+	  "[rtl][speed]")
+{
+	const auto changed = errors_of(false), dropped = errors_of(true);
+	REQUIRE(!changed.empty());
+	CHECK(changed.front().find("m.R @") == 0);
+	CHECK(changed.front().find("payload changed while valid and not ready") != std::string::npos);
+	REQUIRE(!dropped.empty());
+	CHECK(dropped.front().find("valid dropped before ready") != std::string::npos);
+	CHECK(std::all_of(dropped.begin(), dropped.end(),
+			  [](const std::string &e) { return e.find("payload") == std::string::npos; }));
 }

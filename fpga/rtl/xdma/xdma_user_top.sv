@@ -9,7 +9,9 @@
 // the engine model of lib/sim/xdma stands in for it. Wider XDMA data paths
 // (256/512 bit) are narrowed to 64 bit by AXI width converters in Vivado.
 // The three ports are merged per beat (mem_arb); a held INVOKE_STATUS read
-// holds all three.
+// holds all three. The two AXI4 ports answer with registered readies
+// (axi4_to_mem_rr: register slices on W and AR, as Vivado inserts them), so
+// every output their masters sample is a flip-flop's.
 module xdma_user_top #(
     parameter int ID_W = 4
 ) (
@@ -109,7 +111,7 @@ module xdma_user_top #(
         .m_valid(v[0]), .m_ready(rdy[0]), .m_we(we[0]), .m_addr(a[0]), .m_wdata(wd[0]),
         .m_wstrb(ws[0]), .m_rvalid(rv[0]), .m_rdata(rd[0]));
 
-    axi4_to_mem #(.AW(18), .ID_W(ID_W)) u_dma (
+    axi4_to_mem_rr #(.AW(18), .ID_W(ID_W)) u_dma (
         .clk, .rst_n,
         .s_awvalid(dma_awvalid), .s_awready(dma_awready), .s_awid(dma_awid), .s_awaddr(dma_awaddr),
         .s_awlen(dma_awlen), .s_awsize(dma_awsize), .s_awburst(dma_awburst),
@@ -122,7 +124,7 @@ module xdma_user_top #(
         .m_valid(v[1]), .m_ready(rdy[1]), .m_we(we[1]), .m_addr(a[1]), .m_wdata(wd[1]),
         .m_wstrb(ws[1]), .m_rvalid(rv[1]), .m_rdata(rd[1]));
 
-    axi4_to_mem #(.AW(18), .ID_W(ID_W)) u_byp (
+    axi4_to_mem_rr #(.AW(18), .ID_W(ID_W)) u_byp (
         .clk, .rst_n,
         .s_awvalid(byp_awvalid), .s_awready(byp_awready), .s_awid(byp_awid), .s_awaddr(byp_awaddr),
         .s_awlen(byp_awlen), .s_awsize(byp_awsize), .s_awburst(byp_awburst),
