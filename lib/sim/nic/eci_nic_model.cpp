@@ -27,7 +27,7 @@ eci::engine_config engine_for(coherent::variant v, std::uint32_t channels)
 	c.compute_ns = 0;
 	// A poll_rx() that finds no frame returns after the device held its
 	// load this long (a 5b load is answered when a message exists).
-	c.not_ready_ns = 1000;
+	c.not_ready_ns = map::NOT_READY_CYCLES * ns_per_cycle;
 	return c;
 }
 } // namespace
