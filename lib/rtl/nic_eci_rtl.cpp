@@ -171,7 +171,10 @@ void nic_eci_ports::step(std::uint64_t cycles)
 
 void nic_eci_ports::idle(std::uint64_t cycles)
 {
-	if (busy())
+	// Inputs queued now arrive at the end of the idle stretch; the image
+	// itself must have nothing in flight.
+	const auto *m = p_->s.m.get();
+	if (m->busy || m->rdreq_valid || m->wrreq_valid || m->lclrsp_valid || !p_->out.empty())
 		throw std::logic_error("nic_eci_ports::idle() while the image is busy");
 	auto &r = *p_->s.m->rootp;
 	if constexpr (counter_writable<std::remove_reference_t<decltype(r)>>) {

@@ -43,7 +43,8 @@ public:
 
 	// ---- time
 	void step(std::uint64_t cycles = 1);
-	/** @p cycles edges in which the image is idle (!busy()): only its cycle
+	/** @p cycles edges in which the image is idle (nothing in flight; inputs
+	 *  queued now are presented after them): only its cycle
 	 *  counter moves, so it is advanced without evaluating them (where the
 	 *  model is built with lib/rtl/speed.vlt; else they are evaluated). */
 	void idle(std::uint64_t cycles);

@@ -69,6 +69,10 @@ const std::vector<sim_device_entry> &sim_devices()
 		// The Verilated PIO NIC: NIC core and MAC stand-in (fpga/rtl/nic).
 		v.push_back({"nic_pio", "PCIe PIO NIC, the paper's Fig. 8(b) (Verilated RTL, fpga/rtl/nic, MAC loopback "
 					"stand-in)", 0x10ee, 0x9048, [] { return rtl::make_nic_pio_rtl(); }, true});
+		// The Verilated ECI NIC: the coherent engine, RX/TX bridges and MAC stand-in (fpga/rtl/nic).
+		v.push_back({"nic_eci", "ECI NIC, the paper's Fig. 8(c) (Verilated RTL, fpga/rtl/nic/nic_eci_top.sv: coherent "
+					"engine, RX/TX bridges, MAC loopback stand-in) behind the modelled Enzian",
+			     0, 0, nullptr, true, open_eci_nic_rtl});
 #endif
 		return v;
 	}();
