@@ -10,7 +10,6 @@
 #include <cstring>
 #include <deque>
 #include <stdexcept>
-#include <type_traits>
 
 namespace pioc::rtl {
 
@@ -42,6 +41,16 @@ void observe_wide(tb::hs_checker &c, bool valid, bool ready, const VlWide<W> &w,
  *  (the library's; fpga/tb's testbench is not). */
 template <class R>
 concept counter_writable = requires(R &r) { r.nic_eci_top__DOT__u_cnt__DOT__count; };
+/** Adds @p n to the counter; false where it is not writable. */
+template <class R> bool advance_counter(R &r, std::uint64_t n)
+{
+	if constexpr (counter_writable<R>) {
+		r.nic_eci_top__DOT__u_cnt__DOT__count += n;
+		return true;
+	} else {
+		return false;
+	}
+}
 } // namespace
 
 struct nic_eci_ports::impl : tb::agent {
@@ -176,9 +185,7 @@ void nic_eci_ports::idle(std::uint64_t cycles)
 	const auto *m = p_->s.m.get();
 	if (m->busy || m->rdreq_valid || m->wrreq_valid || m->lclrsp_valid || !p_->out.empty())
 		throw std::logic_error("nic_eci_ports::idle() while the image is busy");
-	auto &r = *p_->s.m->rootp;
-	if constexpr (counter_writable<std::remove_reference_t<decltype(r)>>) {
-		r.nic_eci_top__DOT__u_cnt__DOT__count += cycles;
+	if (advance_counter(*p_->s.m->rootp, cycles)) {
 		p_->s.cycle += cycles;
 		p_->s.m->eval(); // outputs that follow the counter
 	} else {
