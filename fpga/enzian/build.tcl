@@ -10,6 +10,10 @@
 #   an application slot named `enzian_app` whose ports are those of
 #   fpga/enzian/enzian_app.sv (our adapter; edit its body if the shell's
 #   directory-controller port names differ from the ones assumed there).
+# APP=nic_eci builds the ECI NIC variant instead (fpga/rtl/nic/nic_eci_top.sv
+# through enzian_nic_app.sv, Documentation/nic.md "The ECI NIC RTL"): the
+# slot is the same, the application module is enzian_nic_app (the shell's
+# slot instance must name it, or rename the module).
 # NOT run in this repository's CI (no Vivado, no shell): see
 # Documentation/fpga.md for what was verified and what must be checked.
 set here [file normalize [file dirname [info script]]]
@@ -22,16 +26,28 @@ if {![info exists ::env(ENZIAN_SHELL)]} {
 }
 set shell [file normalize $::env(ENZIAN_SHELL)]
 file mkdir $out $out/generated
-foreach map {pio_dev coh_dev} {
+set app [expr {[info exists ::env(APP)] ? $::env(APP) : "coh"}]
+if {$app ni {coh nic_eci}} {
+    puts "ERROR: APP=$app: coh (the coherent invocation engine) or nic_eci (the ECI NIC)"
+    exit 2
+}
+set maps [expr {$app eq "nic_eci" ? {pio_dev coh_dev nic_eci} : {pio_dev coh_dev}}]
+foreach map $maps {
     exec python3 $root/scripts/gen-regmap $fpga/regmap/$map.toml --sv $out/generated/${map}_pkg.sv
 }
 
 set ::project_dir $out/project
 source $shell/create_project.tcl
 
-add_files -norecurse [list $out/generated/pio_dev_pkg.sv $out/generated/coh_dev_pkg.sv]
+foreach map $maps { add_files -norecurse $out/generated/${map}_pkg.sv }
 add_files -norecurse [glob $fpga/rtl/common/*.sv $fpga/rtl/bloom/*.sv $fpga/rtl/pio/*.sv $fpga/rtl/coh/*.sv]
-add_files -norecurse $here/enzian_app.sv
+if {$app eq "nic_eci"} {
+    add_files -norecurse [list $fpga/rtl/nic/mac_loopback.sv $fpga/rtl/nic/nic_eci_rx.sv \
+                              $fpga/rtl/nic/nic_eci_tx.sv $fpga/rtl/nic/nic_eci_top.sv]
+    add_files -norecurse $here/enzian_nic_app.sv
+} else {
+    add_files -norecurse $here/enzian_app.sv
+}
 set_property file_type SystemVerilog [get_files *.sv]
 add_files -fileset constrs_1 -norecurse $here/enzian_app.xdc
 
@@ -49,5 +65,6 @@ if {[get_property SLACK [get_timing_paths -max_paths 1 -nworst 1 -setup]] < 0} {
     puts "ERROR: timing not met, see $out/timing.rpt"
     exit 1
 }
-write_bitstream -force $out/pioc_enzian.bit
-puts "bitstream: $out/pioc_enzian.bit"
+set bit [expr {$app eq "nic_eci" ? "$out/pioc_enzian_nic_eci.bit" : "$out/pioc_enzian.bit"}]
+write_bitstream -force $bit
+puts "bitstream: $bit"

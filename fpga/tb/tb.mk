@@ -1,6 +1,7 @@
 # Verilator + Catch2 testbenches: one binary per top, tb/test_<top>.cpp.
 # Included by fpga/Makefile (variables B, GEN, SRCS, JOBS, TIMEOUT from there).
 TB_TOPS    := pio_top axi_ram bloom_hash coh_top xdma_user_top cdc_handshake mac_loopback nic_pio_top nic_dma_top
+TB_TOPS    += nic_eci_top
 TB_CXXFLAGS := -std=c++20 -O1 -I$(CURDIR)/tb -I$(ROOT)/include -I$(GEN) -I$(ROOT)/lib/rtl -I$(ROOT)/lib
 TB_VFLAGS  := --cc --exe --build -j $(JOBS) -Wall -Wno-DECLFILENAME -O2 --x-assign unique --x-initial unique
 TB_RUN_TIMEOUT ?= 900
@@ -16,6 +17,7 @@ TB_EXTRA_coh_top := $(ROOT)/lib/rtl/coh_rtl.cpp
 TB_EXTRA_mac_loopback := $(ROOT)/lib/sim/nic/mac_model.cpp
 TB_EXTRA_nic_pio_top := $(ROOT)/lib/sim/nic/mac_model.cpp
 TB_EXTRA_nic_dma_top := $(ROOT)/lib/sim/nic/mac_model.cpp
+TB_EXTRA_nic_eci_top := $(ROOT)/lib/rtl/nic_eci_rtl.cpp $(ROOT)/lib/sim/nic/mac_model.cpp
 
 .SECONDEXPANSION:
 .SECONDARY:

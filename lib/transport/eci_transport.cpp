@@ -15,6 +15,7 @@
 
 #ifdef PIOC_HAVE_RTL
 #include "coh_rtl_engine.hpp"
+#include "nic_eci_rtl_engine.hpp"
 #endif
 
 #include <fmt/format.h>
@@ -106,12 +107,14 @@ private:
 	std::unique_ptr<sim::eci::cq_engine> cq_;
 };
 
-/** "sim:nic_eci": the ECI NIC (sim::nic::eci_nic_model) is the device side
- *  from the first use of the system on; its window is fpga/regmap/nic_eci.toml. */
-class eci_nic_port final : public eci_sim_port {
+/** An ECI NIC as the device side from the first use of the system on, its
+ *  window fpga/regmap/nic_eci.toml: "sim:nic_eci" (Nic = the model,
+ *  sim::nic::eci_nic_model), "rtl:nic_eci" (the Verilated image,
+ *  rtl::nic_eci_rtl_engine). */
+template <class Nic> class eci_nic_port final : public eci_sim_port {
 public:
-	using eci_sim_port::eci_sim_port;
-	std::string_view engine_kind() const noexcept override { return "model"; }
+	eci_nic_port(std::string spec, std::string_view kind) : eci_sim_port(std::move(spec)), kind_(kind) {}
+	std::string_view engine_kind() const noexcept override { return kind_; }
 
 	void set_line_size(std::uint32_t bytes) override
 	{
@@ -123,7 +126,7 @@ public:
 	{
 		auto &sys = eci_sim_port::system();
 		if (!nic_)
-			nic_ = std::make_unique<sim::nic::eci_nic_model>(sys);
+			nic_ = std::make_unique<Nic>(sys);
 		return sys;
 	}
 	coherent::invocation_engine &start_invocations(const coherent::engine_setup &) override
@@ -136,7 +139,8 @@ public:
 	}
 
 private:
-	std::unique_ptr<sim::nic::eci_nic_model> nic_;
+	std::string_view kind_;
+	std::unique_ptr<Nic> nic_;
 };
 
 #ifdef PIOC_HAVE_RTL
@@ -240,7 +244,8 @@ std::shared_ptr<transport> open_eci_model(device_info info)
 std::shared_ptr<transport> open_eci_nic_model(device_info info)
 {
 	auto spec = info.spec;
-	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_nic_port>(std::move(spec)));
+	return std::make_shared<eci_transport>(std::move(info),
+					       std::make_unique<eci_nic_port<sim::nic::eci_nic_model>>(std::move(spec), "model"));
 }
 
 #ifdef PIOC_HAVE_RTL
@@ -248,6 +253,13 @@ std::shared_ptr<transport> open_eci_rtl(device_info info)
 {
 	auto spec = info.spec;
 	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_rtl_port>(std::move(spec)));
+}
+
+std::shared_ptr<transport> open_eci_nic_rtl(device_info info)
+{
+	auto spec = info.spec;
+	return std::make_shared<eci_transport>(std::move(info),
+					       std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(std::move(spec), "rtl"));
 }
 #endif
 

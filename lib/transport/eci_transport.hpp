@@ -14,6 +14,8 @@ std::shared_ptr<transport> open_eci_nic_model(device_info info);
 #ifdef PIOC_HAVE_RTL
 /** "rtl:coh": the modelled Enzian, its device side the Verilated coherent engine. */
 std::shared_ptr<transport> open_eci_rtl(device_info info);
+/** "rtl:nic_eci": the modelled Enzian, its device side the Verilated ECI NIC image. */
+std::shared_ptr<transport> open_eci_nic_rtl(device_info info);
 #endif
 
 } // namespace pioc::detail

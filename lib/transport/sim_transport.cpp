@@ -74,6 +74,10 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"nic_dma", "DMA NIC, the paper's Fig. 8(a): XDMA stream engine model in front of the "
 					"Verilated user side (fpga/rtl/nic/nic_dma_*, MAC loopback stand-in)",
 			     0x10ee, 0x9049, [] { return rtl::make_nic_dma_rtl(); }, true});
+		// The Verilated ECI NIC: the coherent engine, RX/TX bridges and MAC stand-in (fpga/rtl/nic).
+		v.push_back({"nic_eci", "ECI NIC, the paper's Fig. 8(c) (Verilated RTL, fpga/rtl/nic/nic_eci_top.sv: coherent "
+					"engine, RX/TX bridges, MAC loopback stand-in) behind the modelled Enzian",
+			     0, 0, nullptr, true, open_eci_nic_rtl});
 #endif
 		return v;
 	}();

@@ -140,4 +140,16 @@ x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all
 assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[2][\"p50_ns\"]<x[0][\"p50_ns\"]+400, x' $m || exit 1; \
 grep -q 'rtl:nic_dma is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_dma PROPERTIES TIMEOUT 300 LABELS rtl)
+
+# nicbench on the Verilated ECI NIC (rtl:nic_eci): the driver and nicbench
+# unchanged, 20 frames per size (the RTL default), every frame checked by
+# nicbench itself, JSON simulated with transport rtl, RX growing with the frame.
+if(PIOC_RTL)
+  add_test(NAME rtl.nicbench_nic_eci
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path eci --device rtl:nic_eci --json 2>err.txt | \
+python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
+x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
+assert x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x' $m || exit 1; \
+grep -q 'rtl:nic_eci is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+  set_tests_properties(rtl.nicbench_nic_eci PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()

@@ -79,14 +79,27 @@
 // following messages n+1, n+2, ...; a consumed ACK (the receiver's
 // acknowledgement of the message in ans, a CPU write a prefetch cannot fake)
 // is answered with the next device message (dmsg_*): word 0 = MESSAGE, last,
-// len, seq.
+// len, seq. A message longer than one line comes as chunks: dmsg_chunk says
+// which chunk of the current message the engine sends next (0 after a reset
+// and after a consumed SYNC: the producer starts that message again, so the
+// new session gets it whole); dmsg_last marks its final chunk, after which
+// the message number advances. coh_top ties dmsg_last to 1 (one-line
+// messages).
+// EXT_FN = 1 (the ECI NIC, fpga/rtl/nic/nic_eci_top.sv): no invoke_fn; the
+// rows a Fig. 5a request reaches the function unit with (x_in_*, x_in_last
+// on the message's final row) go out of the engine, and one result per
+// request comes back on x_out_* (its length x_out_nbytes is the response's);
+// the response is chunked and answered as any other. EXT_FN = 0 (coh_top)
+// leaves the engine as it was.
 // A signal takes ans back (LCI + UL) before the word is examined: that pulls
 // the CPU's word in and makes the CPU's next access of ans miss. A held read
 // is answered only after that LCI has been acknowledged. An Exclusive read (RLDX: the CPU wants to store) of either
 // line is answered at once with the line's content.
 module coh_engine #(
     parameter int AW   = 20,     // window offset bits
-    parameter int ID_W = 6
+    parameter int ID_W = 6,
+    parameter bit EXT_FN = 1'b0, // the function unit outside the engine (x_*)
+    localparam int XTW = $clog2(32'(coh_dev_pkg::CPU_CHANNELS)) + 1
 ) (
     input  logic            clk,
     input  logic            rst_n,
@@ -133,6 +146,19 @@ module coh_engine #(
     output logic            dmsg_ready,
     input  logic [959:0]    dmsg_data,
     input  logic [6:0]      dmsg_len,
+    input  logic            dmsg_last,   // the message's final chunk
+    output logic [10:0]     dmsg_chunk,  // the chunk the engine sends next
+    // external function unit (EXT_FN = 1; unused otherwise)
+    output logic            x_in_valid,
+    input  logic            x_in_ready,
+    output logic [1023:0]   x_in_data,
+    output logic [7:0]      x_in_nbytes,
+    output logic            x_in_last,
+    output logic [XTW-1:0]  x_in_tag,
+    input  logic            x_out_valid,
+    input  logic [1023:0]   x_out_data,
+    input  logic [7:0]      x_out_nbytes,
+    input  logic [XTW-1:0]  x_out_tag,
     // work in flight (held reads, pending LC/LCI/UL, invocations, outputs):
     // a simulator may stop the clock while it is low and no input is valid
     output logic            busy
@@ -248,6 +274,7 @@ module coh_engine #(
     logic [NCPU*7-1:0]  clen;         // its payload length
     logic [NCPU*2-1:0]  akind;        // what the ready answer is (A_*)
     logic [31:0]        mseq;         // device messages sent (Fig. 5b channel)
+    logic [10:0]        mchunk;       // chunk of the current message sent next
     logic [1023:0]      res [NCPU];   // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
     // multi-chunk state of a CPU channel
@@ -302,6 +329,7 @@ module coh_engine #(
     logic          m_first;          // the response read is chunk 0 (DELAY applies)
     logic [10:0]   m_chunk;          // chunk index of the response
     logic [1023:0] m_lo;             // first row of a response read
+    logic [7:0]    m_xn;             // EXT_FN: the result's length
 
     logic [1023:0] reqm [NCPU*ROWS];
     logic [1023:0] rspm [NCPU*ROWS];
@@ -333,7 +361,7 @@ module coh_engine #(
 
     // response buffer: function unit results (BLOOM: 64 bytes each), chunk reads
     wire           m_res    = f_out_valid && f_out_tag == TW'(NCPU);
-    wire           m_bloom  = cfg_op == OP_BLOOM;
+    wire           m_bloom  = !EXT_FN && cfg_op == OP_BLOOM;
     wire           rsp_we_lo = m_res && (!m_bloom || !m_o[0]);
     wire           rsp_we_hi = m_res && (!m_bloom || m_o[0]);
     wire  [BA-1:0] rsp_wa = {m_c, m_bloom ? m_o[RW:1] : m_o[RW-1:0]};
@@ -373,12 +401,31 @@ module coh_engine #(
         end
     end
 
-    invoke_fn #(.TW(TW)) u_fn (
-        .clk, .rst_n,
-        .in_valid(f_in_valid), .in_ready(f_in_ready), .in_op(cfg_op), .in_nbytes(f_in_nbytes),
-        .in_data(f_in_data), .in_tag(f_in_tag),
-        .out_valid(f_out_valid), .out_ready(1'b1), .out_data(f_out_data),
-        .out_nbytes(f_out_nbytes), .out_tag(f_out_tag));
+    if (EXT_FN) begin : g_xfn
+        // the request's rows leave the engine; x_in_last on a message's final row
+        assign x_in_valid   = f_in_valid;
+        assign f_in_ready   = x_in_ready;
+        assign x_in_data    = f_in_data;
+        assign x_in_nbytes  = f_in_nbytes;
+        assign x_in_last    = !m_feed_valid || m_i + 8'd1 == m_n;
+        assign x_in_tag     = f_in_tag;
+        assign f_out_valid  = x_out_valid;
+        assign f_out_data   = x_out_data;
+        assign f_out_nbytes = x_out_nbytes;
+        assign f_out_tag    = x_out_tag;
+    end else begin : g_fn
+        invoke_fn #(.TW(TW)) u_fn (
+            .clk, .rst_n,
+            .in_valid(f_in_valid), .in_ready(f_in_ready), .in_op(cfg_op), .in_nbytes(f_in_nbytes),
+            .in_data(f_in_data), .in_tag(f_in_tag),
+            .out_valid(f_out_valid), .out_ready(1'b1), .out_data(f_out_data),
+            .out_nbytes(f_out_nbytes), .out_tag(f_out_tag));
+        assign x_in_valid  = 1'b0;
+        assign x_in_data   = '0;
+        assign x_in_nbytes = '0;
+        assign x_in_last   = 1'b0;
+        assign x_in_tag    = '0;
+    end
 
     // ---- answer selection: a held read that can be answered now
     logic [NCH-1:0] reclaiming;   // LCI of channel c's non-trigger line not yet acknowledged
@@ -421,7 +468,8 @@ module coh_engine #(
     end
     assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
 
-    wire [1023:0] msg_line = {dmsg_data, mk_ctrl(K_MSG, 16'(dmsg_len), mseq + 32'd1)};
+    wire [1023:0] msg_line = {dmsg_data, mk_word(K_MSG, dmsg_last, mchunk, 16'(dmsg_len), mseq + 32'd1)};
+    assign dmsg_chunk = mchunk;
 
     // An incoming read is taken when no held answer wants the output register.
     assign rdreq_ready = !rdrsp_valid && !ans_go;
@@ -501,6 +549,7 @@ module coh_engine #(
             hold         <= '0;
             inv          <= '0;
             mseq         <= '0;
+            mchunk       <= '0;
             cseq         <= '0;
             need_lci     <= '0;
             lci_out      <= '0;
@@ -603,6 +652,7 @@ module coh_engine #(
                         logic [15:0] n;
                         n = 16'(clen[7*c +: 7]);
                         if (cfg_op == OP_BLOOM) n = clen[7*c +: 7] == 7'd0 ? 16'd0 : 16'(f_out_nbytes);
+                        if (EXT_FN) n = 16'(f_out_nbytes);
                         res[c]              <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_RES;
                         dly[32*c +: 32]     <= cfg_delay;
@@ -679,9 +729,11 @@ module coh_engine #(
                     if (req_re) m_iss <= m_iss + 8'd1;   // (req_re is M_FEED's here)
                     if (m_take) m_i <= m_i + 8'd1;
                     if (f_out_valid && f_out_tag == TW'(NCPU)) m_o <= m_o + 9'd1;
-                    if (m_i == m_n && m_o == {1'b0, m_n}) begin
+                    if (m_res) m_xn <= f_out_nbytes;
+                    if (m_i == m_n && m_o == (EXT_FN ? 9'd1 : {1'b0, m_n})) begin
                         logic [15:0] t;
                         t = cfg_op == OP_BLOOM ? {2'd0, m_n, 6'd0} : m_len;
+                        if (EXT_FN) t = 16'(m_xn);   // one result: the response
                         m_tot   <= t;
                         m_off   <= '0;
                         m_chunk <= '0;
@@ -737,7 +789,13 @@ module coh_engine #(
                         end else begin
                             line = msg_line;
                             tr   = 1'b0;
-                            mseq <= mseq + 32'd1;
+                            // the message number advances after its final chunk
+                            if (dmsg_last) begin
+                                mseq   <= mseq + 32'd1;
+                                mchunk <= '0;
+                            end else begin
+                                mchunk <= mchunk + 11'd1;
+                            end
                             cnt_result <= 1'b1;
                             b_st <= B_IDLE;
                         end
@@ -775,6 +833,7 @@ module coh_engine #(
                     if (w_kind(w) == K_SYNC) begin   // a new owner: messages numbered from its n
                         synced[NCPU] <= 1'b1;
                         mseq  <= w_seq(w);
+                        mchunk <= '0;   // the new session gets the current message whole
                         b_res <= mk_ctrl(K_SACK, 16'd0, w_seq(w));
                         b_tr  <= 1'b0;
                     end else begin
@@ -887,5 +946,6 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for;
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for ^ x_in_ready ^
+                  x_out_valid ^ |x_out_data ^ |x_out_nbytes ^ |x_out_tag;
 endmodule

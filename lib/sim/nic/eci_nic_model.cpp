@@ -18,6 +18,21 @@ namespace map = regs::nic_eci;
 namespace {
 constexpr double ns_per_cycle = 1000.0 / map::clock_mhz;
 
+// The module's own pipeline, in core cycles of the RTL (fpga/rtl/nic/
+// nic_eci_*.sv, measured through the same driver and directory model by
+// tests/rtl/test_nic_eci_vs_model.cpp; Documentation/nic.md "Model against
+// RTL"). Each line exchange passes the coherent engine's registers: the
+// held read taken, its LCI issued, the pulled line written back, examined
+// (5a chunks through the chunk unit's request buffer) and the answer
+// registered, plus the wait for the next clock edge at each hand-over with
+// the directory: on average 7.6 cycles per RX exchange and 11.6 per TX
+// exchange (the final chunk's read-out from the response buffer included).
+constexpr double rx_exchange_cycles = 7.6;
+constexpr double tx_exchange_cycles = 11.6;
+// RX: the frame's row read and its message offered 2 cycles after the MAC's
+// rx_done strobe (the cycle after the last beat).
+constexpr std::uint64_t rx_offer_cycles = 2;
+
 eci::engine_config engine_for(coherent::variant v, std::uint32_t channels)
 {
 	eci::engine_config c;
@@ -27,7 +42,7 @@ eci::engine_config engine_for(coherent::variant v, std::uint32_t channels)
 	c.compute_ns = 0;
 	// A poll_rx() that finds no frame returns after the device held its
 	// load this long (a 5b load is answered when a message exists).
-	c.not_ready_ns = 1000;
+	c.not_ready_ns = map::NOT_READY_CYCLES * ns_per_cycle;
 	return c;
 }
 } // namespace
@@ -72,13 +87,20 @@ void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool ex
 		ctx.answer(addr, false);
 		return;
 	}
-	route(addr).on_request(ctx, addr, exclusive);
+	// The engine sees the read after its pipeline (its victims as well, in
+	// the same order).
+	ctx.at(ctx.now() + pipeline_ns(addr), [this, &ctx, addr, exclusive] { route(addr).on_request(ctx, addr, exclusive); });
+}
+
+double eci_nic_model::pipeline_ns(std::uint64_t addr) const
+{
+	return (addr < map::TX_CHAN.offset ? rx_exchange_cycles : tx_exchange_cycles) * ns_per_cycle;
 }
 
 void eci_nic_model::on_victim(eci::engine_ctx &ctx, std::uint64_t addr, bool dirty)
 {
 	if (addr != map::CYCLES.offset)
-		route(addr).on_victim(ctx, addr, dirty);
+		ctx.at(ctx.now() + pipeline_ns(addr), [this, &ctx, addr, dirty] { route(addr).on_victim(ctx, addr, dirty); });
 }
 
 bool eci_nic_model::plain_read(std::uint64_t addr) const
@@ -101,7 +123,7 @@ std::size_t eci_nic_model::transmit(const std::uint8_t *frame, std::size_t n, st
 		std::vector<std::uint8_t> m(map::RX_HDR + n);
 		std::memcpy(m.data(), &r.rx_stamp, sizeof r.rx_stamp);
 		std::memcpy(m.data() + map::RX_HDR, frame, n);
-		rx_->post(0, std::move(m), ns_at(r.rx_stamp + 1));
+		rx_->post(0, std::move(m), ns_at(r.rx_stamp + 1 + rx_offer_cycles));
 	}
 	// The answer leaves the cycle after the last beat reached the MAC.
 	tx_->set_compute_ns(ns_at(last + 1) - t);

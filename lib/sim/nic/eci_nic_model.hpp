@@ -17,11 +17,14 @@
 //
 // Charged: the ECI model's coherence traffic for every exchange (what
 // sim:eci charges), the TX stream's beats, the MAC's store-and-forward and
-// line time (mac_model), RX beats one per cycle. Left out: the module's own
-// pipeline between the directory and the MAC streams (no RTL of this NIC to
-// take cycle counts from), any finite RX buffer (the message queue is
-// unbounded: the model never drops), a cut-through start of the RX message
-// before the frame's last beat.
+// line time (mac_model), RX beats one per cycle, and the module's pipeline
+// as the RTL (fpga/rtl/nic/nic_eci_*.sv) has it: cycles per line exchange
+// in the coherent engine and the RX bridge's offer after the last beat
+// (eci_nic_model.cpp). Left out: any finite RX buffer (the message queue is
+// unbounded: the model never drops; the RTL holds the MAC when its 240 KiB
+// are full), the RTL's cheaper one-line TX request (about 5 cycles less
+// than a chunk), a cut-through start of the RX message before the frame's
+// last beat.
 #pragma once
 
 #include "sim/nic/mac_model.hpp"
@@ -59,6 +62,8 @@ public:
 private:
 	std::size_t transmit(const std::uint8_t *frame, std::size_t n, std::uint8_t *resp, std::size_t cap);
 	eci::proto_engine &route(std::uint64_t addr) const;
+	/** The module's pipeline a read or write-back of @p addr passes (the RTL's cycles). */
+	double pipeline_ns(std::uint64_t addr) const;
 
 	eci::system &sys_;
 	mac_model mac_;

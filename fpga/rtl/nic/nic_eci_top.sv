@@ -1,0 +1,181 @@
+// ECI NIC image (the paper's Fig. 8(c), issue 15 (c); window =
+// fpga/regmap/nic_eci.toml): the coherent engine (fpga/rtl/coh/coh_engine.sv,
+// the same Fig. 5 signal rule as the coherent invocation image) between the
+// Enzian directory controller's interface and the MAC stand-in in near-end
+// loopback.
+//
+//   RX_CHAN  the engine's device-initiated channel (Fig. 5b): one message
+//            per received frame (nic_eci_rx: RX stamp, then the frame), over
+//            as many 120-byte chunks as it takes
+//   TX_CHAN  its CPU-initiated channel 0 (Fig. 5a), function unit outside
+//            the engine (EXT_FN): the request's rows go to the MAC's TX
+//            stream (nic_eci_tx), the answer is the MAC's TX stamp
+//   CYCLES   a line answered here with the core-clock counter at the cycle
+//            its read was taken (the MAC stamps count the same cycles)
+//
+// The engine's channels sit at its own offsets (CPU channels 0..3, device
+// channel 4, coh_dev.toml); this module translates the NIC's window to them
+// and back (RX_CHAN <-> engine channel 4, TX_CHAN <-> engine channel 0).
+// Lines of no channel read as zeros and take write-backs, as in the engine.
+// No control block: the engine runs with Exclusive answers, no DELAY and a
+// not-ready timeout of NOT_READY_CYCLES (an RX poll without a frame returns
+// after it). Plain ports only (Verilator, yosys, iverilog read it as a top);
+// on Enzian the shell connects the DC ports (fpga/enzian/).
+module nic_eci_top #(
+    parameter int AW   = 20,
+    parameter int ID_W = 6
+) (
+    input  logic            clk,
+    input  logic            rst_n,
+    input  logic            rdreq_valid,
+    output logic            rdreq_ready,
+    input  logic [ID_W-1:0] rdreq_id,
+    input  logic [AW-1:0]   rdreq_addr,
+    input  logic            rdreq_excl,
+    output logic            rdrsp_valid,
+    input  logic            rdrsp_ready,
+    output logic [ID_W-1:0] rdrsp_id,
+    output logic [1023:0]   rdrsp_data,
+    output logic            rdrsp_excl,
+    input  logic            wrreq_valid,
+    output logic            wrreq_ready,
+    input  logic [ID_W-1:0] wrreq_id,
+    input  logic [AW-1:0]   wrreq_addr,
+    input  logic [1023:0]   wrreq_data,
+    input  logic [127:0]    wrreq_be,
+    output logic            wrrsp_valid,
+    input  logic            wrrsp_ready,
+    output logic [ID_W-1:0] wrrsp_id,
+    output logic            lclreq_valid,
+    input  logic            lclreq_ready,
+    output logic [AW-1:0]   lclreq_addr,
+    output logic            lclreq_inv,
+    input  logic            lclrsp_valid,
+    output logic            lclrsp_ready,
+    input  logic [AW-1:0]   lclrsp_addr,
+    input  logic            lclrsp_inv,
+    output logic            ulreq_valid,
+    input  logic            ulreq_ready,
+    output logic [AW-1:0]   ulreq_addr,
+    output logic            busy,       // work in flight: the clock may stop while low and no input is valid
+    output logic [63:0]     cycles,
+    output logic [31:0]     runt_count,
+    output logic [31:0]     oversize_count
+);
+    localparam int SH = $clog2(32'(nic_eci_pkg::CHANNEL_STRIDE));   // channel field of an offset
+    localparam logic [AW-SH-1:0] N_RX = (AW - SH)'(nic_eci_pkg::RX_CHAN_OFF >> SH),
+                                 N_TX = (AW - SH)'(nic_eci_pkg::TX_CHAN_OFF >> SH),
+                                 E_RX = (AW - SH)'(coh_dev_pkg::CPU_CHANNELS),   // the engine's 5b channel
+                                 E_TX = '0,                                      // its CPU channel 0
+                                 E_NONE = '1;                                    // lines of no channel
+    localparam logic [AW-1:0] CYC = AW'(nic_eci_pkg::CYCLES_OFF);
+
+    // NIC window offset -> engine offset, and back
+    function automatic logic [AW-1:0] to_eng(input logic [AW-1:0] a);
+        logic [AW-SH-1:0] c;
+        c = a[AW-1:SH];
+        to_eng = {c == N_RX ? E_RX : c == N_TX ? E_TX : E_NONE, a[SH-1:0]};
+    endfunction
+    function automatic logic [AW-1:0] to_nic(input logic [AW-1:0] a);
+        to_nic = {a[AW-1:SH] == E_RX ? N_RX : N_TX, a[SH-1:0]};
+    endfunction
+
+    cycle_counter u_cnt (.clk, .rst_n, .count(cycles));
+
+    // ---- CYCLES: answered here; the output register is shared with the engine
+    logic            cyc_v;
+    logic [ID_W-1:0] cyc_id;
+    logic [63:0]     cyc_val;
+    logic            e_rdreq_ready, e_rdrsp_valid, e_rdrsp_excl;
+    logic [ID_W-1:0] e_rdrsp_id;
+    logic [1023:0]   e_rdrsp_data;
+    wire  is_cyc = rdreq_addr == CYC;
+    wire  cyc_take = rdreq_valid && is_cyc && !cyc_v && !e_rdrsp_valid;
+    assign rdreq_ready = is_cyc ? !cyc_v && !e_rdrsp_valid : e_rdreq_ready;
+    // a CYCLES answer, once up, goes first; the engine's waits (its valid stays)
+    assign rdrsp_valid = cyc_v || e_rdrsp_valid;
+    assign rdrsp_id    = cyc_v ? cyc_id : e_rdrsp_id;
+    assign rdrsp_data  = cyc_v ? {960'd0, cyc_val} : e_rdrsp_data;
+    assign rdrsp_excl  = cyc_v ? 1'b0 : e_rdrsp_excl;
+    always_ff @(posedge clk) begin
+        if (!rst_n) begin
+            cyc_v <= 1'b0;
+        end else begin
+            if (cyc_v && rdrsp_ready) cyc_v <= 1'b0;
+            if (cyc_take) begin
+                cyc_v   <= 1'b1;
+                cyc_id  <= rdreq_id;
+                cyc_val <= cycles;
+            end
+        end
+    end
+
+    // ---- the engine
+    localparam int XTW = $clog2(32'(coh_dev_pkg::CPU_CHANNELS)) + 1;
+    logic            dmsg_valid, dmsg_ready, dmsg_last, x_in_valid, x_in_ready, x_in_last, x_out_valid;
+    logic [959:0]    dmsg_data;
+    logic [6:0]      dmsg_len;
+    logic [10:0]     dmsg_chunk;
+    logic [1023:0]   x_in_data, x_out_data;
+    logic [7:0]      x_in_nbytes, x_out_nbytes;
+    logic [XTW-1:0]  x_in_tag, x_out_tag;
+    logic [AW-1:0]   e_lclreq_addr, e_ulreq_addr;
+    logic            eng_busy, rx_busy, tx_busy;
+    /* verilator lint_off PINCONNECTEMPTY */   // counters: the NIC has no control block
+    coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1)) u_eng (
+        .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
+        .cfg_delay(32'd0), .cnt_result(), .cnt_not_ready(),
+        .rdreq_valid(rdreq_valid && !is_cyc), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
+        .rdreq_excl,
+        .rdrsp_valid(e_rdrsp_valid), .rdrsp_ready(rdrsp_ready && !cyc_v), .rdrsp_id(e_rdrsp_id),
+        .rdrsp_data(e_rdrsp_data), .rdrsp_excl(e_rdrsp_excl),
+        .wrreq_valid, .wrreq_ready, .wrreq_id, .wrreq_addr(to_eng(wrreq_addr)), .wrreq_data, .wrreq_be,
+        .wrrsp_valid, .wrrsp_ready, .wrrsp_id,
+        .lclreq_valid, .lclreq_ready, .lclreq_addr(e_lclreq_addr), .lclreq_inv,
+        .lclrsp_valid, .lclrsp_ready, .lclrsp_addr(to_eng(lclrsp_addr)), .lclrsp_inv,
+        .ulreq_valid, .ulreq_ready, .ulreq_addr(e_ulreq_addr),
+        .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
+        .x_in_valid, .x_in_ready, .x_in_data, .x_in_nbytes, .x_in_last, .x_in_tag,
+        .x_out_valid, .x_out_data, .x_out_nbytes, .x_out_tag, .busy(eng_busy));
+    /* verilator lint_on PINCONNECTEMPTY */
+    assign lclreq_addr = to_nic(e_lclreq_addr);
+    assign ulreq_addr  = to_nic(e_ulreq_addr);
+
+    // ---- bridges and the MAC
+    logic [511:0] tx_tdata, rx_tdata;
+    logic [63:0]  tx_tkeep, rx_tkeep, tx_done_ts, rx_done_ts;
+    logic         tx_tlast, tx_tvalid, tx_tready, rx_tlast, rx_tvalid, rx_tready;
+    logic         tx_done_valid, tx_done_err, rx_done_valid;
+    logic [15:0]  tx_done_len;
+
+    nic_eci_tx #(.TW(XTW)) u_tx (
+        .clk, .rst_n, .x_in_valid, .x_in_ready, .x_in_data, .x_in_nbytes, .x_in_last, .x_in_tag,
+        .x_out_valid, .x_out_data, .x_out_nbytes, .x_out_tag,
+        .tdata(tx_tdata), .tkeep(tx_tkeep), .tlast(tx_tlast), .tvalid(tx_tvalid), .tready(tx_tready),
+        .tx_done_valid, .tx_done_ts, .tx_done_err, .busy(tx_busy));
+
+    nic_eci_rx u_rx (
+        .clk, .rst_n, .tdata(rx_tdata), .tkeep(rx_tkeep), .tlast(rx_tlast), .tvalid(rx_tvalid), .tready(rx_tready),
+        .rx_done_valid, .rx_done_ts, .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
+        .busy(rx_busy));
+
+    mac_loopback u_mac (
+        .clk, .rst_n, .now(cycles),
+        .s_tdata(tx_tdata), .s_tkeep(tx_tkeep), .s_tlast(tx_tlast), .s_tvalid(tx_tvalid), .s_tready(tx_tready),
+        .m_tdata(rx_tdata), .m_tkeep(rx_tkeep), .m_tlast(rx_tlast), .m_tvalid(rx_tvalid), .m_tready(rx_tready),
+        .tx_done_valid, .tx_done_ts, .tx_done_len, .tx_done_err, .rx_done_valid, .rx_done_ts,
+        .runt_count, .oversize_count);
+
+    // frames the MAC took and has not handed to the RX bridge yet (on its
+    // line or in its store): the clock must run for them
+    logic [15:0] in_mac;
+    always_ff @(posedge clk) begin
+        if (!rst_n) in_mac <= '0;
+        else in_mac <= in_mac + 16'(tx_done_valid && !tx_done_err) - 16'(rx_done_valid);
+    end
+    assign busy = eng_busy || rx_busy || tx_busy || cyc_v || in_mac != 16'd0;
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused = ^tx_done_len;
+    /* verilator lint_on UNUSEDSIGNAL */
+endmodule

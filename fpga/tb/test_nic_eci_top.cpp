@@ -1,0 +1,284 @@
+// Testbench of the ECI NIC image (nic_eci_top: the coherent engine with the
+// RX/TX bridges and the MAC stand-in in near-end loopback) through its port
+// wrapper (lib/rtl/nic_eci_rtl, pioc::rtl::nic_eci_ports). The directory
+// controller and CPU cache model of dc_cpu.hpp plays the other side, with
+// random stalls on every DC channel. The software side speaks the Fig. 5
+// protocols as libpioc does: a frame is sent as a Fig. 5a request on
+// TX_CHAN (120-byte chunks answered ACK, the last one answered with the TX
+// stamp), received as a Fig. 5b message on RX_CHAN (ACK words; chunks of
+// one message number, chunk indices in order, the last one flagged).
+// Checked: every frame once, in order, byte-exact; the RX header is the
+// MAC's RX stamp, which the MAC model (lib/sim/nic/mac_model) predicts from
+// the TX stamp cycle for cycle; the CYCLES line follows the core clock.
+#include "dc_cpu.hpp"
+#include "nic_eci_rtl.hpp"
+#include "pioc/coherent/proto.hpp"
+#include "pioc/regs/nic_eci.hpp"
+#include "sim/nic/mac_model.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <deque>
+#include <random>
+#include <vector>
+
+using pioc::coherent::ctrl;
+using pioc::coherent::kind;
+using pioc::rtl::line;
+using pioc::rtl::nic_eci_ports;
+namespace N = pioc::regs::nic_eci;
+
+namespace {
+
+using dc_cpu = tbdc::dc_cpu_t<nic_eci_ports>;
+using channel = tbdc::channel_t<nic_eci_ports>;
+using tbdc::word0;
+constexpr std::size_t chunk = 128 - pioc::coherent::ctrl_bytes;
+constexpr unsigned rx_ch = N::RX_CHAN.offset / N::CHANNEL_STRIDE, tx_ch = N::TX_CHAN.offset / N::CHANNEL_STRIDE;
+
+/** The NIC from the CPU: its two channels and their sessions. */
+struct host {
+	nic_eci_ports &e;
+	dc_cpu m{e};
+	channel rx{m, rx_ch}, tx{m, tx_ch};
+	std::uint32_t msg = 0, acks = 0; ///< last message number taken, ACK words written
+
+	host(nic_eci_ports &eng, std::uint32_t session) : e(eng)
+	{
+		tx.open(session);
+		rx.open(session + 1000);
+		msg = session + 1000;
+		acks = msg;
+	}
+
+	/** Fig. 5a: the frame as request chunks; returns the TX stamp. */
+	std::uint64_t send(const std::vector<std::uint8_t> &f)
+	{
+		const std::uint32_t seq = ++tx.seq;
+		const std::size_t n = std::max<std::size_t>(1, (f.size() + chunk - 1) / chunk);
+		line d{};
+		for (std::size_t k = 0; k < n; ++k) {
+			const std::size_t off = k * chunk, len = std::min(chunk, f.size() - off);
+			const bool last = k + 1 == n;
+			d = tx.exchange(ctrl::make(kind::request, last, std::uint32_t(len), seq, std::uint32_t(k)).w,
+					f.data() + off, len);
+			if (!last)
+				REQUIRE(word0(d) == ctrl::make(kind::ack, false, 0, seq, std::uint32_t(k)).w);
+		}
+		REQUIRE(word0(d) == ctrl::make(kind::response, true, N::TX_RESP, seq).w);
+		std::uint64_t stamp;
+		std::memcpy(&stamp, d.data() + pioc::coherent::ctrl_bytes, 8);
+		return stamp;
+	}
+
+	/** Fig. 5b: the next message, chunk by chunk (RX_HDR + frame). */
+	std::vector<std::uint8_t> receive()
+	{
+		std::vector<std::uint8_t> out;
+		const std::uint32_t want = msg + 1;
+		for (std::uint32_t k = 0;; ++k) {
+			line d = rx.exchange(ctrl::make(kind::ack, true, 0, ++acks).w, nullptr, 0);
+			ctrl w{word0(d)};
+			INFO("message " << want << " chunk " << k << " word " << std::hex << w.w);
+			REQUIRE(w.valid());
+			REQUIRE(w.k() == kind::message);
+			REQUIRE(w.seq() == want);
+			REQUIRE(w.chunk() == k);
+			REQUIRE(w.len() <= chunk);
+			out.insert(out.end(), d.begin() + pioc::coherent::ctrl_bytes,
+				   d.begin() + pioc::coherent::ctrl_bytes + w.len());
+			if (w.last())
+				break;
+			REQUIRE(w.len() == chunk); // only the last chunk is short
+		}
+		msg = want;
+		return out;
+	}
+
+	std::uint64_t cycles()
+	{
+		m.evict(N::CYCLES.offset);
+		std::uint64_t v;
+		line d = m.load(N::CYCLES.offset);
+		std::memcpy(&v, d.data(), 8);
+		return v;
+	}
+};
+
+std::vector<std::uint8_t> frame(std::mt19937_64 &rng, std::size_t n)
+{
+	std::vector<std::uint8_t> f(n);
+	for (auto &b : f)
+		b = std::uint8_t(rng());
+	return f;
+}
+
+/** Checks one received message against the frame sent and the MAC model. */
+void check_message(const std::vector<std::uint8_t> &got, const std::vector<std::uint8_t> &sent,
+		   std::uint64_t rx_expected)
+{
+	REQUIRE(got.size() == N::RX_HDR + sent.size());
+	std::uint64_t rx_stamp;
+	std::memcpy(&rx_stamp, got.data(), 8);
+	CHECK(rx_stamp == rx_expected);
+	REQUIRE(std::memcmp(got.data() + N::RX_HDR, sent.data(), sent.size()) == 0);
+}
+
+std::size_t random_len(std::mt19937_64 &rng)
+{
+	switch (rng() % 4) {
+	case 0: return N::MIN_FRAME + rng() % 61;           // one line or two
+	case 1: return 120 * (1 + rng() % 20) - N::RX_HDR + rng() % 3; // around chunk boundaries
+	case 2: return N::MTU - rng() % 3;
+	default: return N::MIN_FRAME + rng() % (N::MTU - N::MIN_FRAME + 1);
+	}
+}
+
+} // namespace
+
+TEST_CASE("nic_eci_top: one frame at a time, every size class, random stalls", "[nic_eci]")
+{
+	for (unsigned stall : {0u, 30u}) {
+		nic_eci_ports e({7 + stall, stall});
+		host h(e, 100);
+		pioc::sim::nic::mac_model mac;
+		std::mt19937_64 rng(11 + stall);
+		for (int i = 0; i < 40; ++i) {
+			const auto f = frame(rng, random_len(rng));
+			INFO("stall " << stall << " frame " << i << " of " << f.size() << " bytes");
+			const std::uint64_t tx = h.send(f);
+			REQUIRE((tx & N::TX_DROPPED) == 0);
+			const auto r = mac.transmit(tx, f.size());
+			REQUIRE(r.tx_stamp == tx); // the MAC's store was empty: it took the last beat at once
+			check_message(h.receive(), f, r.rx_stamp);
+		}
+		CHECK(e.runt_count() == 0);
+		CHECK(e.oversize_count() == 0);
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top: frames queue in the RX buffer, delivered once and in order", "[nic_eci]")
+{
+	nic_eci_ports e({3, 20});
+	host h(e, 7);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(5);
+	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
+	for (int round = 0; round < 4; ++round) {
+		const int burst = 1 + int(rng() % 12);
+		for (int i = 0; i < burst; ++i) {
+			auto f = frame(rng, round % 2 ? random_len(rng) : random_len(rng) / 8 + N::MIN_FRAME);
+			INFO("round " << round << " frame " << i << " of " << f.size() << " bytes");
+			const std::uint64_t tx = h.send(f);
+			REQUIRE((tx & N::TX_DROPPED) == 0);
+			const std::uint64_t rx = mac.transmit(tx, f.size()).rx_stamp;
+			sent.emplace_back(std::move(f), rx);
+		}
+		while (!sent.empty()) {
+			check_message(h.receive(), sent.front().first, sent.front().second);
+			sent.pop_front();
+		}
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top: more frames than the RX queue holds: the MAC is held, none dropped", "[nic_eci]")
+{
+	// 44 short frames sent before any is read: the RX bridge's 32 frame
+	// entries fill, it holds tready low, the MAC keeps the rest in its store
+	nic_eci_ports e({6, 10});
+	host h(e, 21);
+	std::mt19937_64 rng(21);
+	std::vector<std::vector<std::uint8_t>> sent;
+	for (int i = 0; i < 44; ++i) {
+		sent.push_back(frame(rng, N::MIN_FRAME + rng() % 60));
+		REQUIRE((h.send(sent.back()) & N::TX_DROPPED) == 0);
+	}
+	e.step(2000);
+	std::uint64_t last = 0;
+	for (std::size_t i = 0; i < sent.size(); ++i) {
+		INFO("frame " << i);
+		const auto got = h.receive();
+		REQUIRE(got.size() == N::RX_HDR + sent[i].size());
+		REQUIRE(std::memcmp(got.data() + N::RX_HDR, sent[i].data(), sent[i].size()) == 0);
+		std::uint64_t stamp;
+		std::memcpy(&stamp, got.data(), 8);
+		REQUIRE(stamp > last);
+		last = stamp;
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top: a new RX session in the middle of a message gets that message whole", "[nic_eci]")
+{
+	nic_eci_ports e({4, 15});
+	host h(e, 40);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(4);
+	const auto f = frame(rng, 3000), g = frame(rng, 200);
+	const std::uint64_t rx_f = mac.transmit(h.send(f), f.size()).rx_stamp;
+	const std::uint64_t rx_g = mac.transmit(h.send(g), g.size()).rx_stamp;
+	// three chunks of f taken, then the receiver opens a new session (as
+	// pioc::coherent::receiver::resync() after a restart)
+	for (std::uint32_t k = 0; k < 3; ++k) {
+		line d = h.rx.exchange(ctrl::make(kind::ack, true, 0, ++h.acks).w, nullptr, 0);
+		REQUIRE(ctrl{word0(d)}.chunk() == k);
+		REQUIRE_FALSE(ctrl{word0(d)}.last());
+	}
+	h.rx.open(777);
+	h.msg = h.acks = 777;
+	check_message(h.receive(), f, rx_f); // from its chunk 0, numbered in the new session
+	check_message(h.receive(), g, rx_g);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top: the MAC drops an oversize and a runt frame: the TX answer says so, the next frame passes",
+	  "[nic_eci]")
+{
+	nic_eci_ports e({9, 10});
+	host h(e, 3);
+	std::mt19937_64 rng(9);
+	std::uint64_t before = e.counter();
+	for (std::size_t n : {std::size_t(N::MTU + 1), std::size_t(N::MIN_FRAME - 1), std::size_t(N::MTU + 120)}) {
+		const std::uint64_t tx = h.send(frame(rng, n));
+		INFO(n << " bytes: answer " << std::hex << tx);
+		CHECK((tx & N::TX_DROPPED) != 0);
+		const std::uint64_t at = tx & ~N::TX_DROPPED;
+		CHECK(at > before); // the cycle the MAC took its last beat
+		CHECK(at < e.counter());
+		before = at;
+	}
+	CHECK(e.oversize_count() == 2);
+	CHECK(e.runt_count() == 1);
+	pioc::sim::nic::mac_model mac;
+	const auto f = frame(rng, 1000);
+	const std::uint64_t tx = h.send(f);
+	REQUIRE((tx & N::TX_DROPPED) == 0);
+	check_message(h.receive(), f, mac.transmit(tx, f.size()).rx_stamp);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top: an RX poll without a frame is answered not ready; the CYCLES line", "[nic_eci]")
+{
+	nic_eci_ports e({1, 0});
+	host h(e, 1);
+	const std::uint64_t c0 = h.cycles();
+	// the RX channel's load is held for NOT_READY_CYCLES, then answered not ready
+	h.rx.m.store(h.rx.addr(1 - h.rx.par), [] {
+		line l{};
+		std::uint64_t w = ctrl::make(kind::ack, true, 0, 5000).w;
+		std::memcpy(l.data(), &w, 8);
+		return l;
+	}());
+	const std::uint64_t t0 = e.cycle();
+	line d = h.m.load(h.rx.addr(h.rx.par));
+	CHECK_FALSE(ctrl{word0(d)}.valid());
+	CHECK(e.cycle() - t0 >= N::NOT_READY_CYCLES);
+	CHECK(e.cycle() - t0 < N::NOT_READY_CYCLES + 60);
+	const std::uint64_t c1 = h.cycles();
+	CHECK(c1 > c0 + N::NOT_READY_CYCLES);
+	CHECK(c1 - c0 <= e.cycle() - t0 + 200);
+	REQUIRE(e.protocol_errors().empty());
+}

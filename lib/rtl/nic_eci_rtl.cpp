@@ -1,0 +1,112 @@
+// The Verilated ECI NIC image behind nic_eci_ports (see nic_eci_rtl.hpp).
+#include "nic_eci_rtl.hpp"
+
+#include "Vnic_eci_top.h"
+#include "Vnic_eci_top___024root.h"
+#include "common/sim.hpp"
+#include "dc_ports.hpp"
+#include "pioc/regs/nic_eci.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace pioc::rtl {
+
+namespace {
+namespace N = pioc::regs::nic_eci;
+
+/** The cycle counter, writable where the model is built with speed.vlt
+ *  (the library's; fpga/tb's testbench is not). */
+template <class R>
+concept counter_writable = requires(R &r) { r.nic_eci_top__DOT__u_cnt__DOT__count; };
+/** Adds @p n to the counter; false where it is not writable. */
+template <class R> bool advance_counter(R &r, std::uint64_t n)
+{
+	if constexpr (counter_writable<R>) {
+		r.nic_eci_top__DOT__u_cnt__DOT__count += n;
+		return true;
+	} else {
+		return false;
+	}
+}
+} // namespace
+
+struct nic_eci_ports::impl : tb::agent {
+	explicit impl(options o) : s(o.seed), st{&s.rng, o.stall_percent}
+	{
+		s.add(this);
+		s.reset();
+	}
+
+	tb::sim<Vnic_eci_top> s;
+	std::vector<std::string> errors;
+	tb::stall st;
+	detail::dc_ports<Vnic_eci_top> dc{&errors};
+
+	void drive() override
+	{
+		dc.drive_requests(*s.m, st);
+		dc.drive_readies(*s.m, st);
+	}
+	void sample() override { dc.sample(*s.m, s.cycle); }
+};
+
+nic_eci_ports::nic_eci_ports(options o) : p_(std::make_unique<impl>(o)) {}
+nic_eci_ports::~nic_eci_ports() = default;
+
+void nic_eci_ports::read_request(std::uint32_t id, std::uint64_t addr, bool excl)
+{
+	p_->dc.read_request(id, addr, excl);
+}
+
+void nic_eci_ports::write_back(std::uint32_t id, std::uint64_t addr, const line &data,
+			       const std::array<bool, 128> *be)
+{
+	p_->dc.write_back(id, addr, data, be);
+}
+
+void nic_eci_ports::local_ack(std::uint64_t addr, bool inv) { p_->dc.local_ack(addr, inv); }
+
+std::optional<coh_event> nic_eci_ports::next_event() { return p_->dc.next_event(); }
+
+void nic_eci_ports::step(std::uint64_t cycles)
+{
+	for (std::uint64_t i = 0; i < cycles; ++i)
+		p_->s.step();
+}
+
+void nic_eci_ports::idle(std::uint64_t cycles)
+{
+	// Inputs queued now arrive at the end of the idle stretch; the image
+	// itself must have nothing in flight.
+	const auto *m = p_->s.m.get();
+	if (m->busy || m->rdreq_valid || m->wrreq_valid || m->lclrsp_valid || !p_->dc.out.empty())
+		throw std::logic_error("nic_eci_ports::idle() while the image is busy");
+	if (advance_counter(*p_->s.m->rootp, cycles)) {
+		p_->s.cycle += cycles;
+		p_->s.m->eval(); // outputs that follow the counter
+	} else {
+		step(cycles);
+	}
+}
+
+std::uint64_t nic_eci_ports::cycle() const { return p_->s.cycle; }
+
+bool nic_eci_ports::busy() const
+{
+	const auto *m = p_->s.m.get();
+	return m->busy || !p_->dc.idle(*m) || !p_->dc.out.empty();
+}
+double nic_eci_ports::clock_mhz() const { return N::clock_mhz; }
+std::uint32_t nic_eci_ports::runt_count() const { return p_->s.m->runt_count; }
+std::uint32_t nic_eci_ports::oversize_count() const { return p_->s.m->oversize_count; }
+std::uint64_t nic_eci_ports::counter() const { return p_->s.m->cycles; }
+const std::vector<std::string> &nic_eci_ports::protocol_errors() const { return p_->errors; }
+
+std::uint64_t nic_eci_ports::line_addr(unsigned ch, unsigned k)
+{
+	return ch * N::CHANNEL_STRIDE + k * N::LINE_BYTES;
+}
+
+} // namespace pioc::rtl
