@@ -140,6 +140,7 @@ x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all
 assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[2][\"p50_ns\"]<x[0][\"p50_ns\"]+400, x' $m || exit 1; \
 grep -q 'rtl:nic_dma is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_dma PROPERTIES TIMEOUT 300 LABELS rtl)
+endif()
 
 # nicbench on the Verilated ECI NIC (rtl:nic_eci): the driver and nicbench
 # unchanged, 20 frames per size (the RTL default), every frame checked by
