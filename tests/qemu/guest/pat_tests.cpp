@@ -124,8 +124,7 @@ void test_pat_ranges()
 	EXPECT(raw_map(fd, a, 4096, PIOC_MEM_UC) == EBUSY, "UC inside the WC range not refused");
 	// WC over UC pages is granted UC, and reserves nothing there.
 	pioc::region wc_low = t->map_range_granted(testdev_bar, 0, 4096, pioc::mem_type::wc);
-	EXPECT(wc_low.type() == pioc::mem_type::uc, "WC over the UC range: granted {}",
-	       pioc::to_string(wc_low.type()));
+	EXPECT(wc_low.type() == pioc::mem_type::uc, "WC over the UC range: granted {}", pioc::to_string(wc_low.type()));
 	touch(wc_low);
 	EXPECT(wc_over(lo, mid).empty(), "a WC reservation over the UC range:{}", show(wc_over(lo, mid)));
 	// A second file sees the same rule: it is one device's pages, not a file's.
