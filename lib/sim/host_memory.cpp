@@ -91,8 +91,23 @@ void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
 	return e->second.cpu + (bus - e->first);
 }
 
+bool host_memory::covered(std::uint64_t bus, std::size_t n) const noexcept
+{
+	std::lock_guard lk(mu_);
+	while (n) {
+		const entry *e = find(bus, 1);
+		if (!e)
+			return false;
+		const std::size_t len = std::min<std::uint64_t>(n, e->second.size - (bus - e->first));
+		bus += len, n -= len;
+	}
+	return true;
+}
+
 bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexcept
 {
+	if (!covered(bus, n))
+		return false;
 	auto *d = static_cast<std::uint8_t *>(dst);
 	while (n) {
 		const piece p = piece_at(bus, n);
@@ -105,6 +120,8 @@ bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexce
 
 bool host_memory::write(std::uint64_t bus, const void *src, std::size_t n) noexcept
 {
+	if (!covered(bus, n))
+		return false;
 	auto *q = static_cast<const std::uint8_t *>(src);
 	while (n) {
 		const piece p = piece_at(bus, n);

@@ -50,8 +50,8 @@ public:
 	void *translate(std::uint64_t bus, std::size_t n) const noexcept;
 	/** Device read of host memory, across adjacent registered ranges (a
 	 *  guest IOMMU hands a server one contiguous IOVA range as several
-	 *  mappings); false where a byte hits no range or a remote access fails
-	 *  (bytes before it may have been copied, as a TLP is cut at a fault). */
+	 *  mappings); false (nothing copied) if a byte hits no range, false
+	 *  after the pieces before it if a remote access fails. */
 	bool read(std::uint64_t bus, void *dst, std::size_t n) const noexcept;
 	/** Device write of host memory, as read(). */
 	bool write(std::uint64_t bus, const void *src, std::size_t n) noexcept;
@@ -76,6 +76,8 @@ private:
 		std::size_t len = 0;
 	};
 	piece piece_at(std::uint64_t bus, std::size_t n) const noexcept;
+	/** Whether registered ranges cover every byte of [bus, bus+n). */
+	bool covered(std::uint64_t bus, std::size_t n) const noexcept;
 	mutable std::mutex mu_;
 	std::map<std::uint64_t, range> by_bus_;
 	std::uint64_t next_bus_ = 0x1'0000'0000ull;
