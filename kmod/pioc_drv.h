@@ -125,8 +125,6 @@ struct pioc_dev {
 	u64 dma_used;			/* bytes of DMA memory held */
 	struct list_head dmas;		/* live buffers, struct pioc_dma.node */
 	struct list_head graveyard;	/* freed, waiting for bus master off */
-	unsigned int bar_wc[PIOC_PCI_BARS];	/* x86 PAT: entries by type */
-	unsigned int bar_uc[PIOC_PCI_BARS];
 
 	/* ECI */
 	struct pioc_window win;

@@ -72,45 +72,73 @@ static int pioc_grant(const struct pioc_window *w, u32 want, u32 *granted)
 }
 
 /*
- * x86 PAT gives every physical range one memory type, and a page inserted
- * by a fault gets the type reserved for its range (UC- when none is). WC
- * is therefore reserved for the life of a WC entry, and a BAR is not
- * mapped UC by one entry while another holds WC on it.
+ * x86 PAT gives every physical page one memory type, and a page inserted by
+ * a fault gets the type reserved for its range (UC- when none is). WC is
+ * therefore reserved for the life of a WC entry, and the reserved ranges
+ * are the entries themselves: a WC request is granted where no UC entry of
+ * any file overlaps it, a UC request refused only where it overlaps a WC
+ * reservation. Disjoint pages of one BAR may hold different types.
  */
-static int pioc_pat_claim(struct pioc_dev *pd, struct pioc_mapent *m)
+static bool pioc_pat_applies(const struct pioc_dev *pd)
 {
-	if (!IS_ENABLED(CONFIG_X86) || !pioc_pat_enabled() || pd->kind != PIOC_KIND_PCI)
-		return 0;
-	if (m->mem_type == PIOC_MEM_WC) {
-		if (pd->bar_uc[m->index] ||
-		    arch_io_reserve_memtype_wc(m->phys, m->size)) {
-			m->mem_type = PIOC_MEM_UC;	/* the other type holds */
-		} else {
-			m->wc_reserved = true;
-			pd->bar_wc[m->index]++;
-			return 0;
+	return IS_ENABLED(CONFIG_X86) && pioc_pat_enabled() && pd->kind == PIOC_KIND_PCI;
+}
+
+/* A BAR entry of @pd holding WC (@wc) or UC that overlaps @m, if any. */
+static struct pioc_mapent *pioc_pat_overlap(struct pioc_dev *pd, const struct pioc_mapent *m,
+					    bool wc)
+{
+	struct pioc_file *pf;
+	struct pioc_mapent *o;
+	unsigned long id;
+
+	list_for_each_entry(pf, &pd->files, node) {
+		xa_for_each(&pf->maps, id, o) {
+			if (o->target != PIOC_MAP_BAR || o->wc_reserved != wc)
+				continue;
+			if (o->phys < m->phys + m->size && m->phys < o->phys + o->size)
+				return o;
 		}
 	}
-	if (pd->bar_wc[m->index]) {
-		dev_dbg(&pd->dev, "BAR %u is mapped WC: PAT allows no UC mapping beside it\n",
-			m->index);
+	return NULL;
+}
+
+/* Names the BAR, the range asked, the entry in the way and the rule. */
+static void pioc_pat_dbg(struct pioc_dev *pd, const struct pioc_mapent *m,
+			 const struct pioc_mapent *o, const char *rule)
+{
+	dev_dbg(&pd->dev, "BAR %u [%#llx, %#llx) overlaps [%#llx, %#llx): %s\n", m->index,
+		m->start, m->start + m->size, o->start, o->start + o->size, rule);
+}
+
+static int pioc_pat_claim(struct pioc_dev *pd, struct pioc_mapent *m)
+{
+	struct pioc_mapent *o;
+
+	if (!pioc_pat_applies(pd))
+		return 0;
+	if (m->mem_type == PIOC_MEM_WC) {
+		o = pioc_pat_overlap(pd, m, false);
+		if (!o && !arch_io_reserve_memtype_wc(m->phys, m->size)) {
+			m->wc_reserved = true;
+			return 0;
+		}
+		if (o)
+			pioc_pat_dbg(pd, m, o, "WC asked over a UC mapping: granted UC");
+		m->mem_type = PIOC_MEM_UC;	/* the other type holds */
+	}
+	o = pioc_pat_overlap(pd, m, true);
+	if (o) {
+		pioc_pat_dbg(pd, m, o, "UC refused over a WC mapping (PAT: one type per page)");
 		return -EBUSY;
 	}
-	pd->bar_uc[m->index]++;
 	return 0;
 }
 
-static void pioc_pat_release(struct pioc_dev *pd, struct pioc_mapent *m)
+static void pioc_pat_release(struct pioc_mapent *m)
 {
-	if (!IS_ENABLED(CONFIG_X86) || !pioc_pat_enabled() || pd->kind != PIOC_KIND_PCI ||
-	    m->target != PIOC_MAP_BAR)
-		return;
-	if (m->wc_reserved) {
+	if (m->wc_reserved)
 		arch_io_free_memtype_wc(m->phys, m->size);
-		pd->bar_wc[m->index]--;
-	} else {
-		pd->bar_uc[m->index]--;
-	}
 }
 
 /* Finds the range [start, start + length) of a target of @size bytes. */
@@ -211,7 +239,7 @@ long pioc_ioc_map(struct pioc_file *pf, struct pioc_map *mp)
 	return 0;
 
 err:
-	pioc_pat_release(pf->pd, m);
+	pioc_pat_release(m);
 	if (m->dma)
 		pioc_dma_put_locked(m->dma);
 	kfree(m);
@@ -223,7 +251,7 @@ void pioc_map_release_locked(struct pioc_file *pf, struct pioc_mapent *m)
 {
 	xa_erase(&pf->maps, m->handle);
 	unmap_mapping_range(&pf->mapping, m->offset, m->size, 1);
-	pioc_pat_release(pf->pd, m);
+	pioc_pat_release(m);
 	if (m->dma)
 		pioc_dma_put_locked(m->dma);
 	kfree(m);

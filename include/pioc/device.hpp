@@ -80,6 +80,15 @@ public:
 	/** Maps the whole of BAR @p bar with memory type @p t.
 	 *  Throws errc::not_supported if the type cannot be granted. */
 	virtual region map_bar(unsigned bar, mem_type t) = 0;
+	/** Maps [off, off + size) of BAR @p bar (whole pages) with type @p t,
+	 *  so that a driver can give disjoint pages of one BAR different types
+	 *  (x86 PAT allows one type per page, not one per BAR). Throws as
+	 *  map_bar(). Default: the whole BAR mapped with @p t, sub-ranged; a
+	 *  transport whose memory types are claimed per range overrides it. */
+	virtual region map_bar_range(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t)
+	{
+		return map_bar(bar, t).sub(off, size);
+	}
 	/** Allocates @p size bytes of DMA-able memory. Default: not supported. */
 	virtual dma_buffer alloc_dma(std::size_t size);
 	/** The simulated link, or nullptr on hardware. */
@@ -121,6 +130,11 @@ public:
 	const std::string &spec() const noexcept { return t_->info().spec; }
 	bool simulated() const noexcept { return t_->simulated(); }
 	region map(unsigned bar, mem_type t = mem_type::uc) { return t_->map_bar(bar, t); }
+	/** [off, off + size) of BAR @p bar alone (transport::map_bar_range). */
+	region map(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t)
+	{
+		return t_->map_bar_range(bar, off, size, t);
+	}
 	dma_buffer alloc_dma(std::size_t size) { return t_->alloc_dma(size); }
 	transport &get_transport() noexcept { return *t_; }
 	sim::pcie_link *sim_link() noexcept { return t_->sim_link(); }

@@ -301,15 +301,19 @@ void *huge_aligned_hint(std::uint64_t phys, std::size_t size)
 /** Prepares and mmaps handle-encoded offset; fills m. @p phys: the target's
  *  physical address if known (BARs, windows), for huge-entry alignment. */
 pioc_map map_handle(const std::shared_ptr<const file> &f, mapping &m, std::uint32_t target,
-		    std::uint32_t index, mem_type t, std::uint64_t phys = 0)
+		    std::uint32_t index, mem_type t, std::uint64_t phys = 0, std::uint64_t start = 0,
+		    std::uint64_t length = 0)
 {
 	auto mp = hdr<pioc_map>();
 	mp.target = target;
 	mp.index = index;
 	mp.mem_type = static_cast<std::uint32_t>(t);
+	mp.start = start;
+	mp.length = length;
 	f->ioctl(PIOC_IOC_MAP, &mp,
-		 fmt::format("PIOC_IOC_MAP({} {} as {})", target == PIOC_MAP_BAR ? "BAR" : "DMA buffer",
-			     index, to_string(t)).c_str());
+		 fmt::format("PIOC_IOC_MAP({} {}{} as {})", target == PIOC_MAP_BAR ? "BAR" : "DMA buffer", index,
+			     start || length ? fmt::format(" [{:#x}, +{:#x})", start, length) : "", to_string(t))
+			 .c_str());
 	m.handle = mp.handle;
 	m.size = mp.size;
 	void *p = ::mmap(phys ? huge_aligned_hint(phys, mp.size) : nullptr, mp.size, PROT_READ | PROT_WRITE,
@@ -408,25 +412,37 @@ std::shared_ptr<transport> transport::open(std::string_view name_in)
 
 region transport::map_bar(unsigned bar, mem_type t)
 {
-	region r = map_bar_granted(bar, t);
+	return map_bar_range(bar, 0, 0, t);
+}
+
+region transport::map_bar_range(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t)
+{
+	region r = map_range_granted(bar, off, size, t);
 	if (r.type() != t)
 		throw error(errc::not_supported,
-			    fmt::format("{}: BAR {} asked as {} but the module grants {} here", info_.spec, bar,
-					to_string(t), to_string(r.type())));
+			    fmt::format("{}: BAR {} [{:#x}, +{:#x}) asked as {} but the module grants {} here",
+					info_.spec, bar, off, r.size(), to_string(t), to_string(r.type())));
 	return r;
 }
 
 region transport::map_bar_granted(unsigned bar, mem_type t)
+{
+	return map_range_granted(bar, 0, 0, t);
+}
+
+region transport::map_range_granted(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t)
 {
 	if (bar >= ver_.num_bars)
 		throw error(errc::out_of_range, fmt::format("{}: BAR {} does not exist ({} BARs)", info_.spec,
 							    bar, ver_.num_bars));
 	auto m = std::make_shared<mapping>();
 	m->f = file_;
-	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t, info_.bars.at(bar).phys);
+	const pioc_map mp = map_handle(file_, *m, PIOC_MAP_BAR, bar, t, info_.bars.at(bar).phys + off, off, size);
 	const auto granted = static_cast<mem_type>(mp.granted);
 	std::string rname = is_eci() ? fmt::format("{}", info_.spec)
 				     : fmt::format("{} BAR{}", info_.spec, bar);
+	if (off)
+		rname += fmt::format("+{:#x}", off);
 	mmio_io io(static_cast<std::uint8_t *>(m->addr), mp.size, granted, wide_isa_default());
 	return region(std::move(rname), io, std::shared_ptr<const void>(m, m.get()));
 }

@@ -106,8 +106,15 @@ public:
 	/** Maps BAR (or window) @p bar; throws errc::not_supported unless the
 	 *  module grants exactly @p t. */
 	region map_bar(unsigned bar, mem_type t) override;
+	/** Maps [off, off + size) (size 0: to the end) of BAR @p bar as one
+	 *  mapping of the module (PIOC_IOC_MAP start/length): under x86 PAT the
+	 *  module grants WC and UC on disjoint ranges of one BAR. Throws
+	 *  errc::not_supported unless it grants exactly @p t there. */
+	region map_bar_range(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t) override;
 	/** Maps with the type the module grants for @p t (see region::type()). */
 	region map_bar_granted(unsigned bar, mem_type t);
+	/** map_bar_range() with the type the module grants. */
+	region map_range_granted(unsigned bar, std::uint64_t off, std::uint64_t size, mem_type t);
 	dma_buffer alloc_dma(std::size_t size) override;
 
 	/** Registers an eventfd for interrupt @p vector (one owner at a time). */

@@ -1,6 +1,7 @@
 // Simulated host memory: DMA buffers by bus address.
 #include <pioc/sim/host_memory.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 
@@ -71,6 +72,16 @@ const host_memory::entry *host_memory::find(std::uint64_t bus, std::size_t n) co
 	return &*it;
 }
 
+host_memory::piece host_memory::piece_at(std::uint64_t bus, std::size_t n) const noexcept
+{
+	std::lock_guard lk(mu_);
+	const entry *e = find(bus, 1);
+	if (!e)
+		return {};
+	const std::size_t len = std::min<std::uint64_t>(n, e->second.size - (bus - e->first));
+	return {e->second.cpu ? e->second.cpu + (bus - e->first) : nullptr, e->second.owner, len};
+}
+
 void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
 {
 	std::lock_guard lk(mu_);
@@ -80,32 +91,44 @@ void *host_memory::translate(std::uint64_t bus, std::size_t n) const noexcept
 	return e->second.cpu + (bus - e->first);
 }
 
-host_memory::remote *host_memory::remote_of(std::uint64_t bus, std::size_t n) const noexcept
+bool host_memory::covered(std::uint64_t bus, std::size_t n) const noexcept
 {
 	std::lock_guard lk(mu_);
-	const entry *e = find(bus, n);
-	return e ? e->second.owner : nullptr;
+	while (n) {
+		const entry *e = find(bus, 1);
+		if (!e)
+			return false;
+		const std::size_t len = std::min<std::uint64_t>(n, e->second.size - (bus - e->first));
+		bus += len, n -= len;
+	}
+	return true;
 }
 
 bool host_memory::read(std::uint64_t bus, void *dst, std::size_t n) const noexcept
 {
-	const void *p = translate(bus, n);
-	if (!p) {
-		remote *r = remote_of(bus, n);
-		return r && r->read(bus, dst, n);
+	if (!covered(bus, n))
+		return false;
+	auto *d = static_cast<std::uint8_t *>(dst);
+	while (n) {
+		const piece p = piece_at(bus, n);
+		if (!p.len || (p.cpu ? (std::memcpy(d, p.cpu, p.len), false) : !p.owner->read(bus, d, p.len)))
+			return false;
+		bus += p.len, d += p.len, n -= p.len;
 	}
-	std::memcpy(dst, p, n);
 	return true;
 }
 
 bool host_memory::write(std::uint64_t bus, const void *src, std::size_t n) noexcept
 {
-	void *p = translate(bus, n);
-	if (!p) {
-		remote *r = remote_of(bus, n);
-		return r && r->write(bus, src, n);
+	if (!covered(bus, n))
+		return false;
+	auto *q = static_cast<const std::uint8_t *>(src);
+	while (n) {
+		const piece p = piece_at(bus, n);
+		if (!p.len || (p.cpu ? (std::memcpy(p.cpu, q, p.len), false) : !p.owner->write(bus, q, p.len)))
+			return false;
+		bus += p.len, q += p.len, n -= p.len;
 	}
-	std::memcpy(p, src, n);
 	return true;
 }
 

@@ -2,7 +2,7 @@
 # libpioc by pioc-qemu-guest against QEMU's edu, ivshmem-plain and
 # pci-testdev devices and a memmap=-reserved fake ECI window.
 add_executable(pioc-qemu-guest ${CMAKE_CURRENT_LIST_DIR}/guest/pioc_qemu_guest.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/guest/lifetime_tests.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/guest/lifetime_tests.cpp ${CMAKE_CURRENT_LIST_DIR}/guest/pat_tests.cpp)
 target_include_directories(pioc-qemu-guest PRIVATE ${CMAKE_SOURCE_DIR}/lib)
 # libpioc itself is linked statically (pioc_static); fmt, spdlog and libpci
 # exist in Debian only as shared libraries, so the initramfs builder copies

@@ -74,6 +74,12 @@ int main(int argc, char **argv)
 		rep.extra["rx_wait"] = rx_wait;
 		const bool irq = rx_wait == "irq";
 		nicbench::with_path(path, dev, {ring, ring}, irq, [&](auto &nic) {
+			// What the mappings were granted, where the driver knows (the
+			// PIO NIC through pioc.ko: x86 PAT decides per page).
+			if constexpr (requires { nic.mem_types(); }) {
+				rep.memory_type = nic.mem_types();
+				std::cerr << "nicbench: " << spec << " mapped " << rep.memory_type << " (granted)\n";
+			}
 			nicbench::frame_source src;
 			for (auto len : sizes) {
 				if (mode == "throughput") {

@@ -39,8 +39,9 @@ template <class IO> class pio_nic {
 	using u64 = std::uint64_t;
 
 public:
-	/** @p uc and @p wc map BAR0 uncached and write-combined. Both rings must
-	 *  be empty (the device refuses a new size otherwise). */
+	/** @p uc maps BAR0 uncached from offset 0 (registers, rings, RX_BUF);
+	 *  @p wc maps TX_BUF write-combined, its offset 0 being TX_BUF's. Both
+	 *  rings must be empty (the device refuses a new size otherwise). */
 	pio_nic(IO uc, IO wc, ring_sizes rings, std::string name)
 		: uc_(uc), wc_(wc), rings_(rings), name_(std::move(name))
 	{
@@ -70,7 +71,7 @@ public:
 		if (tx_head_ - tx_reaped_ >= rings_.tx)
 			return false;
 		const u32 slot = tx_head_ & (rings_.tx - 1);
-		wc_.copy_to(r::TX_BUF.offset + slot * r::SLOT_BYTES, frame.data(), frame.size());
+		wc_.copy_to(slot * r::SLOT_BYTES, frame.data(), frame.size());
 		wc_.wc_flush(); // payload before descriptor and doorbell
 		uc_.template store<u64>(r::TX_DESC.offset + slot * r::DESC_BYTES, frame.size());
 		uc_.template store<u32>(r::TX_HEAD.offset, ++tx_head_);
@@ -169,6 +170,12 @@ public:
 	clock_map clock() const { return clock_; }
 	ring_sizes rings() const { return rings_; }
 	const std::string &name() const { return name_; }
+	/** The memory types the mappings were granted: "uc+wc" (registers and
+	 *  RX, TX_BUF), as the report's memory_type. */
+	std::string mem_types() const
+	{
+		return std::string(to_string(uc_.type())) + "+" + std::string(to_string(wc_.type()));
+	}
 
 private:
 	clock_map sample_clock()
@@ -186,12 +193,22 @@ private:
 	transport::interrupt_fd irq_;
 };
 
-/** Maps BAR0 of @p dev uncached and write-combined, opens the NIC with
- *  @p rings and calls @p f(pio_nic<IO>&) with the device's I/O view type. */
+/** Maps BAR0 of @p dev, everything below TX_BUF uncached and TX_BUF
+ *  write-combined, opens the NIC with @p rings and calls
+ *  @p f(pio_nic<IO>&) with the device's I/O view type. The two mappings
+ *  cover disjoint pages: x86 PAT gives a page one memory type, so a UC and a
+ *  WC mapping of the same pages cannot both be granted (kmod.md, PAT). */
 template <class F> void with_pio_nic(device &dev, ring_sizes rings, F &&f)
 {
-	region uc = dev.map(0, mem_type::uc);
-	region wc = dev.map(0, mem_type::wc);
+	namespace r = regs::nic_pio;
+	// Whole pages, also of 64 KiB (arm64); nothing the driver reads or
+	// writes uncached lies at or above TX_BUF.
+	static_assert(r::TX_BUF.offset % 0x10000 == 0 && r::TX_BUF.size % 0x10000 == 0);
+	static_assert(r::RX_BUF.offset + r::RX_BUF.size <= r::TX_BUF.offset &&
+		      r::RX_DESC.offset + r::RX_DESC.size <= r::TX_BUF.offset &&
+		      r::TX_DESC.offset + r::TX_DESC.size <= r::TX_BUF.offset);
+	region uc = dev.map(0, 0, r::TX_BUF.offset, mem_type::uc);
+	region wc = dev.map(0, r::TX_BUF.offset, r::TX_BUF.size, mem_type::wc);
 	uc.visit([&](const auto &uc_io) {
 		wc.visit([&](const auto &wc_io) {
 			using IO = std::remove_cvref_t<decltype(uc_io)>;

@@ -48,10 +48,12 @@ public:
 
 	/** CPU address of [bus, bus+n) if it lies inside one registered buffer, else nullptr. */
 	void *translate(std::uint64_t bus, std::size_t n) const noexcept;
-	/** Device read of host memory; false (nothing copied) for an unknown range
-	 *  or a failed remote access. */
+	/** Device read of host memory, across adjacent registered ranges (a
+	 *  guest IOMMU hands a server one contiguous IOVA range as several
+	 *  mappings); false (nothing copied) if a byte hits no range, false
+	 *  after the pieces before it if a remote access fails. */
 	bool read(std::uint64_t bus, void *dst, std::size_t n) const noexcept;
-	/** Device write of host memory; false (nothing written) for an unknown range. */
+	/** Device write of host memory, as read(). */
 	bool write(std::uint64_t bus, const void *src, std::size_t n) noexcept;
 
 	std::size_t buffers() const noexcept;
@@ -66,8 +68,16 @@ private:
 	bool insert(std::uint64_t bus, const range &r);
 	/** The registered range holding all of [bus, bus+n), else nullptr; mu_ held. */
 	const entry *find(std::uint64_t bus, std::size_t n) const noexcept;
-	/** The owner of a remote range holding all of [bus, bus+n), else nullptr. */
-	remote *remote_of(std::uint64_t bus, std::size_t n) const noexcept;
+	/** The part of [bus, bus+n) inside the range holding @p bus: its CPU
+	 *  address (nullptr for a remote range), owner and length (0: none). */
+	struct piece {
+		std::uint8_t *cpu = nullptr;
+		remote *owner = nullptr;
+		std::size_t len = 0;
+	};
+	piece piece_at(std::uint64_t bus, std::size_t n) const noexcept;
+	/** Whether registered ranges cover every byte of [bus, bus+n). */
+	bool covered(std::uint64_t bus, std::size_t n) const noexcept;
 	mutable std::mutex mu_;
 	std::map<std::uint64_t, range> by_bus_;
 	std::uint64_t next_bus_ = 0x1'0000'0000ull;

@@ -31,6 +31,17 @@ void dma_nic_user::attach(xdma_dev &x)
 	x.set_stream_sink(this);
 }
 
+void dma_nic_user::user_reset()
+{
+	mac_ = mac_model{};
+	tx_pkt_.clear();
+	tx_bad_ = false;
+	tx_free_cycle_ = tx_seq_ = rx_seq_ = 0;
+	rx_stamps_.clear();
+	tx_stamps_.clear();
+	rx_drops_ = malformed_ = 0;
+}
+
 void dma_nic_user::posted_write(unsigned, std::uint64_t, const void *, std::size_t, std::uint64_t)
 {
 	// every register is read-only: writes are dropped, as posted writes to nothing are

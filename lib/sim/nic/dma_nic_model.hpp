@@ -70,6 +70,10 @@ public:
 
 	/** Wires the engines' side: @p x owns this object and outlives it. */
 	void attach(xdma_dev &x);
+	/** A function reset: the MAC, the stamp FIFOs, their sequence numbers
+	 *  and the drop counters start again (a driver opened after it expects
+	 *  frame 0's stamps first). */
+	void user_reset() override;
 
 	static std::uint64_t cycles_at(double t_ns) noexcept;
 	static std::uint64_t cycle_from(double t_ns) noexcept;

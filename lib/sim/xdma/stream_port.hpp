@@ -28,6 +28,10 @@ public:
 	 *  time the last beat was taken (backpressure delays it). */
 	virtual double h2c_stream(unsigned ch, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
 				  double last_ns) = 0;
+	/** The user logic's reset, which a function reset asserts with the
+	 *  engines' (the XDMA IP's user_reset): counters, FIFOs and a packet in
+	 *  assembly back to their reset values. Default: the sink holds none. */
+	virtual void user_reset() {}
 };
 
 /** A packet offered to a C2H stream engine, beat by beat. */

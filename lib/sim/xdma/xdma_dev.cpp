@@ -102,6 +102,8 @@ void xdma_dev::function_reset()
 {
 	reset_registers();
 	q_.clear();
+	if (sink_)
+		sink_->user_reset();
 	removed_ = false;
 }
 

@@ -43,6 +43,7 @@ using pioc::kmod::transport;
 
 #include "guest_util.hpp"
 #include "lifetime_tests.hpp"
+#include "pat_tests.hpp"
 
 using namespace guest;
 
@@ -699,7 +700,7 @@ int main(int argc, char **argv)
 					    d.description.c_str());
 			EXPECT(v.size() >= 4, "{} devices listed", v.size());
 		});
-		else if (!run_lifetime_test(n)) {
+		else if (!run_lifetime_test(n) && !run_pat_test(n)) {
 			std::printf("PIOC-TEST FAIL %s: unknown test\n", n.c_str());
 			g_failed++;
 		}
