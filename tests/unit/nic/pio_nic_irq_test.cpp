@@ -99,8 +99,10 @@ TEST_CASE(
 	"pio nic irq: no lost wake-up when a frame lands between the check and the arm, or the re-check and the sleep")
 {
 	auto dev = pioc::device::open("sim:nic_pio");
-	const auto uc = dev.map(0, pioc::mem_type::uc);
-	const auto wc = dev.map(0, pioc::mem_type::wc);
+	// The driver's two views as with_pio_nic makes them: registers, rings and
+	// RX_BUF uncached, TX_BUF write-combined (its view starts at TX_BUF).
+	const auto uc = dev.map(0, 0, r::TX_BUF.offset, pioc::mem_type::uc);
+	const auto wc = dev.map(0, r::TX_BUF.offset, r::TX_BUF.size, pioc::mem_type::wc);
 	race rc{&model_of(dev)};
 	pio_nic<racing_io> nic(racing_io(view_of<pioc::sim_io>(uc), &rc), racing_io(view_of<pioc::sim_io>(wc), nullptr),
 			       {}, "sim:nic_pio");
