@@ -7,6 +7,7 @@
 #include "paths.hpp"
 
 #include <pioc/bench/report.hpp>
+#include <pioc/bench/sim_speed.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -73,6 +74,9 @@ int main(int argc, char **argv)
 		rep.extra["path"] = path;
 		rep.extra["rx_wait"] = rx_wait;
 		const bool irq = rx_wait == "irq";
+		// The simulator's speed over the whole run (PCIe models and their
+		// RTL; the ECI NIC's model has no PCIe link to sample).
+		const auto meter = pioc::bench::speed_meter::start(dev);
 		nicbench::with_path(path, dev, {ring, ring}, irq, [&](auto &nic) {
 			// What the mappings were granted, where the driver knows (the
 			// PIO NIC through pioc.ko: x86 PAT decides per page).
@@ -109,6 +113,8 @@ int main(int argc, char **argv)
 				}
 			}
 		});
+		if (meter)
+			rep.speed = meter->stop(dev);
 		pioc::bench::write(rep,
 				   fmt == "json" ? pioc::bench::format::json
 				   : fmt == "csv" ? pioc::bench::format::csv
