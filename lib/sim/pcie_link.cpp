@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace pioc::sim {
 
@@ -21,6 +22,15 @@ double link_timing::bytes_per_ns() const noexcept
 {
 	const double encoding = gts_per_lane <= 5.0 ? 8.0 / 10.0 : 128.0 / 130.0;
 	return gts_per_lane * encoding * lanes / 8.0;
+}
+
+unsigned link_timing::generation() const noexcept
+{
+	static constexpr double rates[] = {2.5, 5, 8, 16, 32};
+	unsigned gen = 1;
+	while (gen < std::size(rates) && gts_per_lane >= rates[gen])
+		++gen;
+	return gen;
 }
 
 link_timing link_timing::preset_named(std::string_view name)

@@ -111,7 +111,7 @@ public:
 		  link_(std::make_shared<sim::pcie_link>(std::move(model), std::move(t)))
 	{
 		const auto &lt = link_->timing();
-		info_.link.gen = lt.gts_per_lane >= 8 ? (lt.gts_per_lane >= 16 ? 4 : 3) : (lt.gts_per_lane >= 5 ? 2 : 1);
+		info_.link.gen = lt.generation();
 		info_.link.width = lt.lanes;
 		info_.link.max_gen = info_.link.gen;
 		info_.link.max_width = lt.lanes;

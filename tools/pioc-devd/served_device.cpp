@@ -40,7 +40,7 @@ served_device find_served_device(const std::string &spec, const std::string &lin
 			id.msix = vfio_user::msix_layout{1, std::uint32_t(regs::xdma::msix_base),
 							 std::uint32_t(regs::xdma::msix_pba), 32};
 		const auto t = sim::link_timing::preset_named(link);
-		id.link_gen = t.gts_per_lane >= 16 ? 4 : t.gts_per_lane >= 8 ? 3 : t.gts_per_lane >= 5 ? 2 : 1;
+		id.link_gen = t.generation();
 		id.link_width = t.lanes;
 		return d;
 	}

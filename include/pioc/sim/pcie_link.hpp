@@ -48,6 +48,8 @@ struct link_timing {
 
 	/** Link bytes per nanosecond after encoding. */
 	double bytes_per_ns() const noexcept;
+	/** PCIe generation of the lane rate: 2.5, 5, 8, 16, 32 GT/s -> 1..5. */
+	unsigned generation() const noexcept;
 	/** Presets: "pc-gen3x16" (Core i7 + VCU118), "enzian-gen3x8" (ThunderX-1). */
 	static link_timing preset_named(std::string_view name);
 };

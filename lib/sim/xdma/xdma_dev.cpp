@@ -824,12 +824,7 @@ void xdma_dev::set_link_rates()
 
 void xdma_dev::attach_link(const link_timing &t)
 {
-	// PCIe generation from the lane rate: 2.5, 5, 8, 16, 32 GT/s.
-	static constexpr double rates[] = {2.5, 5, 8, 16, 32};
-	unsigned gen = 1;
-	while (gen < std::size(rates) && t.gts_per_lane >= rates[gen])
-		++gen;
-	cfg_.gen = gen;
+	cfg_.gen = t.generation();
 	cfg_.lanes = t.lanes;
 	cfg_.one_way_ns = t.one_way_ns;
 	set_link_rates();

@@ -151,6 +151,13 @@ TEST_CASE("timing presets and bad parameters", "[sim][link]")
 	CHECK(pc.bytes_per_ns() == Approx(2 * enz.bytes_per_ns()));
 	CHECK(enz.one_way_ns > pc.one_way_ns);
 	CHECK(pc.bytes_per_ns() == Approx(8.0 * 128 / 130 * 16 / 8));
+	CHECK(pc.generation() == 3);
+	CHECK(enz.generation() == 3);
+	for (auto [gts, gen] : {std::pair{2.5, 1u}, {5.0, 2u}, {8.0, 3u}, {16.0, 4u}, {32.0, 5u}}) {
+		sim::link_timing t;
+		t.gts_per_lane = gts;
+		CHECK(t.generation() == gen);
+	}
 	CHECK_THROWS_AS(sim::link_timing::preset_named("gen9"), error);
 	sim::link_timing bad;
 	bad.wc_line = 48;
