@@ -16,6 +16,7 @@
 // the MAC's).
 #include "Vnic_dma_top.h"
 #include "common/sim.hpp"
+#include "nic_frames.hpp"
 #include "pioc/regs/nic_dma.hpp"
 #include "sim/nic/mac_model.hpp"
 
@@ -30,7 +31,9 @@ namespace R = pioc::regs::nic_dma;
 
 namespace {
 
-using bytes = std::vector<std::uint8_t>;
+using nic::bytes;
+using nic::pick_len;
+using nic::random_frame;
 constexpr std::size_t beat = 64;
 
 /** One 512-bit beat as the stream carries it. */
@@ -213,23 +216,6 @@ struct dma_dut {
 	h2c_agent h2c;
 	c2h_agent c2h;
 };
-
-bytes random_frame(std::mt19937_64 &rng, std::size_t len)
-{
-	bytes b(len);
-	for (auto &x : b)
-		x = static_cast<std::uint8_t>(rng());
-	return b;
-}
-
-std::size_t pick_len(std::mt19937_64 &rng)
-{
-	switch (rng() % 4) {
-	case 0: return 60 + rng() % 8;
-	case 1: return 9600 - rng() % 8;
-	default: return 60 + rng() % (9600 - 60 + 1);
-	}
-}
 
 std::uint64_t seq_of(std::uint64_t st) { return st >> R::STAMP_SEQ_SHIFT; }
 std::uint64_t cycle_of(std::uint64_t st) { return st & R::STAMP_CYCLE_MASK; }

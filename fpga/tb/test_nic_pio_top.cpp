@@ -11,6 +11,7 @@
 // runt and oversize frames completed with DESC_ERR, counted, never delivered.
 #include "Vnic_pio_top.h"
 #include "common/sim.hpp"
+#include "nic_frames.hpp"
 #include "pioc/regs/nic_pio.hpp"
 #include "sim/nic/mac_model.hpp"
 #include "sim/nic/pio_nic_model.hpp"
@@ -57,24 +58,9 @@ struct nic_dut {
 	axi4_master<std::uint32_t> axi;
 };
 
-using bytes = std::vector<std::uint8_t>;
-
-bytes random_frame(std::mt19937_64 &rng, std::size_t len)
-{
-	bytes b(len);
-	for (auto &x : b)
-		x = static_cast<std::uint8_t>(rng());
-	return b;
-}
-
-std::size_t pick_len(std::mt19937_64 &rng)
-{
-	switch (rng() % 4) {
-	case 0: return 60 + rng() % 8;
-	case 1: return 9600 - rng() % 8;
-	default: return 60 + rng() % (9600 - 60 + 1);
-	}
-}
+using nic::bytes;
+using nic::pick_len;
+using nic::random_frame;
 
 /** The driver's side of the rings, kept in step with the device. */
 struct host {
