@@ -12,9 +12,11 @@ int main(int argc, char **argv)
 	const char *spec = argc > 1 ? argv[1] : "sim:pio";
 	try {
 		pioc::device dev = pioc::device::open(spec);
-		// BAR0 holds the PIO image; write combining lets the request leave
-		// in 64-byte packets. The invoker checks that this is a PIO image.
-		pioc::pio::invoker inv(dev.map(0, pioc::mem_type::wc));
+		// The PIO image's BAR (found by its ID: BAR0 on the simulated
+		// devices, the XDMA IP's bypass BAR2 on a VCU118); write combining
+		// lets the request leave in 64-byte packets. The invoker checks
+		// that this is a PIO image.
+		pioc::pio::invoker inv(dev.map(pioc::xdma::pio_image_bar(dev), pioc::mem_type::wc));
 
 		const std::vector<std::uint8_t> req = {'h', 'e', 'l', 'l', 'o'};
 		// The device answers with every byte inverted (op "not").

@@ -6,6 +6,11 @@
 # IMAGE pio (default): the PIO/XDMA image above. IMAGE nic_pio: the PCIe PIO
 # NIC (fpga/rtl/nic/nic_pio_top.sv under vcu118_nic_top.sv): the same XDMA
 # IP with a 4 MiB bypass BAR (nic_pio.toml), no AXI-Lite BAR, device 10ee:9048.
+# BARs (PG195, "Target Bridge"): with the AXI-Lite master BAR0 is AXI-Lite,
+# BAR1 the DMA (config) BAR, BAR2 the bypass BAR; without it (both NIC
+# images) BAR0 is the config BAR and the bypass BAR BAR1 (BAR2 if 64-bit).
+# The drivers find the NIC by its ID register (pioc::find_bar), the config
+# BAR by the IP's identifiers; sim:nic_pio / sim:nic_dma use the NIC layout.
 # IMAGE nic_dma: the PCIe DMA NIC (fpga/rtl/nic/nic_dma_top.sv under
 # vcu118_nic_dma_top.sv): the IP in AXI4-Stream mode, one H2C and one C2H
 # stream engine, a 4 KiB bypass BAR (nic_dma.toml), device 10ee:9049.
@@ -79,7 +84,8 @@ set_property -dict [list \
     CONFIG.xdma_sts_ports            {false} \
 ] [get_ips xdma_0]
 if {$image eq "nic_pio"} {
-    # BAR0 = nic_pio.toml (4 MiB, rings and packet buffers), no control BAR
+    # bypass BAR (BAR1 beside the config BAR0) = nic_pio.toml (4 MiB, rings
+    # and packet buffers), no AXI-Lite BAR; user interrupt 0 = the RX irq
     set_property -dict [list \
         CONFIG.pf0_device_id      {9048} \
         CONFIG.axilite_master_en  {false} \
@@ -88,8 +94,8 @@ if {$image eq "nic_pio"} {
     ] [get_ips xdma_0]
 }
 if {$image eq "nic_dma"} {
-    # AXI4-Stream engines (H2C0 = the NIC's TX, C2H0 its RX), BAR0 =
-    # nic_dma.toml (4 KiB) on the bypass port, no control BAR
+    # AXI4-Stream engines (H2C0 = the NIC's TX, C2H0 its RX), bypass BAR
+    # (BAR1 beside the config BAR0) = nic_dma.toml (4 KiB), no AXI-Lite BAR
     set_property -dict [list \
         CONFIG.pf0_device_id      {9049} \
         CONFIG.xdma_axi_intf_mm   {AXI_Stream} \

@@ -149,6 +149,18 @@ private:
 	std::shared_ptr<coherent::port> window_; ///< coherent() of a hardware window
 };
 
+/** The BAR of @p dev that holds a user design: the first memory BAR of at
+ *  least @p min_size bytes whose 32-bit register at @p id_off reads @p id.
+ *  Where the user design sits depends on how the board's IP was built
+ *  (PG195: behind an AXI-Lite BAR the XDMA config BAR is BAR1 and the
+ *  bypass BAR BAR2; without one, BAR0 and BAR1, or BAR2 with 64-bit BARs),
+ *  so drivers find it by its ID rather than by number. Each candidate is
+ *  mapped uncached and read once at @p id_off (< min_size); BARs below
+ *  @p first are not looked at. Throws
+ *  errc::not_found naming @p what, the ID sought and what each BAR read. */
+unsigned find_bar(device &dev, std::uint64_t min_size, std::uint64_t id_off, std::uint32_t id,
+		  std::string_view what, unsigned first = 0);
+
 /** Every device pioc knows: the simulated ones and PCI functions it can drive
  *  (our IDs, anything bound to the pioc module). @p all lists every PCI function. */
 std::vector<device_info> list_devices(bool all = false);

@@ -43,3 +43,13 @@ void no_rx_interrupt(const std::string &name)
 }
 
 } // namespace pioc::nic::dma_nic_detail
+
+namespace pioc::nic {
+
+unsigned dma_nic_bar(device &dev)
+{
+	namespace r = regs::nic_dma;
+	return find_bar(dev, r::bar_size, r::ID.offset, r::id_value, "DMA NIC (nic_dma.toml)");
+}
+
+} // namespace pioc::nic

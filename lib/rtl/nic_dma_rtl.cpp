@@ -213,6 +213,8 @@ std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent, std:
 	cfg.name = cfg.label = "rtl:nic_dma";
 	cfg.stream = true;
 	cfg.h2c_channels = cfg.c2h_channels = 1; // fpga/vcu118/build.tcl nic_dma: one H2C and one C2H stream
+	cfg.config_bar = 0; // no AXI-Lite BAR: config BAR0, bypass (user) BAR1, as sim:nic_dma
+	cfg.user_bar = 1;
 	auto user = std::make_unique<nic_dma_rtl>(stall_percent, seed);
 	nic_dma_rtl *u = user.get();
 	auto dev = std::make_unique<pioc::sim::xdma_dev>(cfg, std::move(user),

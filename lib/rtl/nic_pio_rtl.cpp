@@ -8,6 +8,7 @@
 #include <pioc/error.hpp>
 
 #include <deque>
+#include <functional>
 #include <string>
 
 #include <unistd.h>
@@ -17,16 +18,22 @@ namespace pioc::rtl {
 namespace {
 namespace R = pioc::regs::nic_pio;
 
-/** The image's rx_irq pulse turned into the MSI-X vector's eventfd write:
- *  the pulse's cycle is when the MSI-X write leaves; the host sees it
- *  msi_ns + wake_ns later, what the behavioural model charges. */
+/** The image's rx_irq pulse: the XDMA IP's user interrupt line RX_IRQ_LINE
+ *  (as vcu118_nic_top holds it as usr_irq_req), raised on the XDMA model in
+ *  front of the image in the pulse's cycle; that model sends the MSI-X.
+ *  Alone (no XDMA model connected) the pulse becomes the vector's eventfd
+ *  write msi_ns + wake_ns later, what the behavioural model charges. */
 class irq_wire final : public tb::agent {
 public:
 	irq_wire(const Vnic_pio_top *m, const clocked<Vnic_pio_top> *c) : m_(m), c_(c) {}
 	void drive() override {}
 	void sample() override
 	{
-		if (m_->rx_irq)
+		if (!m_->rx_irq)
+			return;
+		if (raise)
+			raise(R::RX_IRQ_LINE, double(c_->now_ns()));
+		else
 			due_ns_.push_back(c_->now_ns() + path_.msi_ns + path_.wake_ns);
 	}
 	void deliver(std::uint64_t t_ns)
@@ -40,6 +47,7 @@ public:
 		}
 	}
 	int fd = -1;
+	std::function<void(unsigned, double)> raise;
 
 private:
 	const Vnic_pio_top *m_;
@@ -63,7 +71,7 @@ struct nic_pio_image {
 	irq_wire irq;
 };
 
-class nic_pio_rtl final : private nic_pio_image, public axi_bar<Vnic_pio_top> {
+class nic_pio_rtl final : private nic_pio_image, public axi_bar<Vnic_pio_top>, public pioc::sim::user_irq_source {
 public:
 	nic_pio_rtl(unsigned stall, std::uint64_t seed)
 		: nic_pio_image(stall, seed), axi_bar("rtl:nic_pio", R::bar_size, nic_pio_image::c, nic_pio_image::axi)
@@ -83,13 +91,21 @@ public:
 								" does not exist (RX_IRQ_VECTOR is the only one)");
 		irq.fd = fd;
 	}
+	void connect_user_irq(std::function<void(unsigned, double)> raise) override { irq.raise = std::move(raise); }
 };
 
 } // namespace
 
 std::unique_ptr<pioc::sim::target> make_nic_pio_rtl(unsigned stall_percent, std::uint64_t seed)
 {
-	return std::make_unique<nic_pio_rtl>(stall_percent, seed);
+	// As sim:nic_pio: the image on BAR1 of an XDMA function (config BAR0).
+	pioc::sim::xdma_config cfg;
+	cfg.name = cfg.label = "rtl:nic_pio";
+	cfg.h2c_channels = cfg.c2h_channels = 1;
+	cfg.config_bar = 0;
+	cfg.user_bar = 1;
+	return std::make_unique<pioc::sim::xdma_dev>(cfg, std::make_unique<nic_pio_rtl>(stall_percent, seed),
+						     pioc::sim::make_card_memory(4096, cfg.card_mem_ns));
 }
 
 } // namespace pioc::rtl

@@ -3,6 +3,7 @@
 
 #include "core/log.hpp"
 #include <pioc/xdma/xdma.hpp>
+#include <pioc/regs/pio_dev.hpp>
 
 #include <fmt/format.h>
 
@@ -132,6 +133,26 @@ int find_config_bar(device &dev)
 		}
 	}
 	return -1;
+}
+
+unsigned user_bar(device &dev, std::uint64_t min_size, std::uint64_t id_off, std::uint32_t id, std::string_view what)
+{
+	const int cfg = find_config_bar(dev);
+	if (cfg >= 0) {
+		try {
+			return find_bar(dev, min_size, id_off, id, what, unsigned(cfg) + 1);
+		} catch (const error &e) {
+			if (e.code() != errc::not_found)
+				throw;
+		}
+	}
+	return find_bar(dev, min_size, id_off, id, what);
+}
+
+unsigned pio_image_bar(device &dev)
+{
+	namespace p = regs::pio_dev;
+	return user_bar(dev, p::bar_size, p::ID.offset, p::id_value, "PIO image (pio_dev.toml)");
 }
 
 dma::dma(device &d, options o) : dev_(&d), opt_(std::move(o)), name_(d.spec())

@@ -79,7 +79,7 @@ std::pair<std::vector<frame>, std::uint32_t> overrun(const char *spec, const std
 			}
 		}
 	});
-	const auto drops = dev.map(0, pioc::mem_type::uc).read<std::uint32_t>(pioc::regs::nic_dma::RX_DROPS.offset);
+	const auto drops = dev.map(pioc::nic::dma_nic_bar(dev), pioc::mem_type::uc).read<std::uint32_t>(pioc::regs::nic_dma::RX_DROPS.offset);
 	return {out, drops};
 }
 

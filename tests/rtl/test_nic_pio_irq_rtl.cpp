@@ -33,7 +33,7 @@ std::uint64_t wake_after_landing(const char *spec)
 	auto dev = pioc::device::open(spec);
 	std::uint64_t delay = 0;
 	with_pio_nic(dev, {4, 4}, [&](auto &nic) {
-		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+		nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 		std::mt19937_64 rng(41);
 		std::vector<std::byte> buf(mtu);
 		// a few frames by wait_rx: once, in order, byte-exact
@@ -56,7 +56,7 @@ std::uint64_t wake_after_landing(const char *spec)
 			pioc::sim::nic::pio_nic_model::ns_at(nic.last_rx().mac_cycle + t.rx_land_cycles);
 		REQUIRE(woken >= landed);
 		delay = woken - landed;
-		REQUIRE(dev.map(0).read<std::uint32_t>(r::RX_IRQS.offset) >= 1);
+		REQUIRE(dev.map(pioc::nic::pio_nic_bar(dev)).read<std::uint32_t>(r::RX_IRQS.offset) >= 1);
 	});
 	return delay;
 }

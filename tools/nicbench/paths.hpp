@@ -42,7 +42,7 @@ void with_path(std::string_view name, pioc::device &dev, pioc::nic::ring_sizes r
 	if (name == "pio")
 		pioc::nic::with_pio_nic(dev, rings, [&](auto &nic) {
 			if (rx_irq)
-				nic.use_rx_interrupt(dev.get_transport().interrupt(pioc::regs::nic_pio::RX_IRQ_VECTOR));
+				nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 			f(nic);
 		});
 	else if (name == "dma")

@@ -71,7 +71,7 @@ void add_crossover_options(CLI::App &c, crossover_opts &x)
 		   [&x](std::string_view v) { x.mode = xdma::completion_from(v); }, "MODE",
 		   std::string(xdma::to_string(x.mode)));
 	add_text(c, "--pio-device", x.pio_device,
-		 "device with the PIO image on BAR0 (sim:xdma, sim:xdma_pio, rtl:xdma, PCI) [default: --device]", "SPEC");
+		 "device with the PIO image (found by its ID) (sim:xdma, sim:xdma_pio, rtl:xdma, PCI) [default: --device]", "SPEC");
 	c.footer("PIO op: write_read (request into REQ, doorbell, status read, response from RESP).\n"
 		 "DMA op: H2C of the request to card memory, then C2H of a response of the same size.\n"
 		 "On simulated devices every time is SIMULATED (link, PIO image and XDMA engine models).");
@@ -100,7 +100,7 @@ int run_crossover(const crossover_opts &opts)
 	rep.extra["completion"] = std::string(xdma::to_string(mode));
 	rep.extra["pio_device"] = pdev.spec();
 
-	region bar0 = pdev.map(0, *o.mem);
+	region bar0 = pdev.map(xdma::pio_image_bar(pdev), *o.mem);
 	pio::invoker inv(bar0);
 	pio::invoke_state &st = inv.state();
 	xdma::dma x(dev);

@@ -123,7 +123,7 @@ bench::result run_cpu(const std::vector<std::uint8_t> &req, const paths &p)
 bench::result run_pio(const std::vector<std::uint8_t> &req, const paths &p, device &dev)
 {
 	const mem_type mt = p.common.mem.value_or(mem_type::wc);
-	region bar0 = dev.map(0, mt);
+	region bar0 = dev.map(xdma::pio_image_bar(dev), mt);
 	pio::invoker inv(bar0);
 	pio::invoke_state &st = inv.state();
 	std::vector<std::uint8_t> out(bloom::result_len(req.size()));

@@ -17,6 +17,7 @@
 #include <pioc/error.hpp>
 #include <pioc/pio.hpp>
 #include <pioc/pio_call.hpp>
+#include <pioc/xdma/xdma.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
 #include <fmt/format.h>
@@ -263,10 +264,10 @@ void add_options(CLI::App &cmd, pio_options &o)
 {
 	o.common.mem = mem_type::wc;
 	o.ops = {bench_op::write, bench_op::read, bench_op::write_read, bench_op::write_stream, bench_op::read_stream};
-	add_bench_options(cmd, o.common, opt_all, "memory type of the BAR0 mapping");
+	add_bench_options(cmd, o.common, opt_all, "memory type of the PIO image's BAR mapping");
 	cmd.get_option("--device")->description(
-		"device with the PIO image on BAR0: sim:pio, sim:xdma, sim:xdma_pio, rtl:pio, rtl:xdma or a PCI "
-		"function (every kind: 'pciebench --help')");
+		"device with the PIO image (its BAR found by its ID: on a VCU118 the XDMA bypass BAR): sim:pio, "
+		"sim:xdma, sim:xdma_pio, rtl:pio, rtl:xdma or a PCI function (every kind: 'pciebench --help')");
 	add_sizes(cmd, "--sizes,-s", o.sizes, "8..8K",
 		  fmt::format("payload bytes, 1..{} (the REQ/RESP windows of the PIO image)", pio::max_payload));
 	add_name_list(cmd, "--ops", bench_op_names, o.ops, "operation", "operations, see below");
@@ -302,7 +303,7 @@ int run_pio(pio_options &o, const std::string &name)
 	finish(o);
 	device dev = open_device(o.common.device);
 	const mem_type mt = *o.common.mem;
-	region bar0 = dev.map(0, mt);
+	region bar0 = dev.map(xdma::pio_image_bar(dev), mt); // BAR2 on a VCU118 (after the config BAR), BAR0 here
 	pio::invoker inv(bar0); // checks the image (ID, version, invoke unit)
 	pio::invoke_state &st = inv.state();
 	st.not_ready_retries = static_cast<unsigned>(o.retries);

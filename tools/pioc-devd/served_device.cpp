@@ -30,15 +30,21 @@ served_device find_served_device(const std::string &spec, const std::string &lin
 		auto probe = e.make();
 		for (unsigned b = 0; b < 6; ++b)
 			id.bar_sizes[b] = probe->bar_size(b);
-		// BAR0 is the PIO image in every design: prefetchable, so the
-		// host may map it write-combining (as the VCU118 image's XDMA
-		// user BAR is configured); XDMA's config BAR is registers.
-		id.prefetchable[0] = true;
-		// A model that interrupts is an XDMA design: its MSI-X table and
-		// PBA sit in the config BAR (BAR1) where PG195 puts them.
-		if (dynamic_cast<xdma::sim_control *>(probe.get()))
-			id.msix = vfio_user::msix_layout{1, std::uint32_t(regs::xdma::msix_base),
+		// The user design's BAR (the PIO image, a NIC) is prefetchable, so
+		// the host may map it write-combining (as the VCU118 images' XDMA
+		// bypass BAR is configured); XDMA's config BAR is registers. A
+		// model that interrupts is an XDMA design: its MSI-X table and PBA
+		// sit in the config BAR where PG195 puts them (BAR1 behind an
+		// AXI-Lite BAR, BAR0 in the NIC images).
+		if (auto *x = dynamic_cast<xdma::sim_control *>(probe.get())) {
+			const unsigned cfg = x->config_bar();
+			for (unsigned b = 0; b < 6; ++b)
+				id.prefetchable[b] = b != cfg && id.bar_sizes[b] != 0;
+			id.msix = vfio_user::msix_layout{cfg, std::uint32_t(regs::xdma::msix_base),
 							 std::uint32_t(regs::xdma::msix_pba), 32};
+		} else {
+			id.prefetchable[0] = true;
+		}
 		const auto t = sim::link_timing::preset_named(link);
 		id.link_gen = t.generation();
 		id.link_width = t.lanes;

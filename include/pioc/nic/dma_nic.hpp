@@ -59,7 +59,7 @@ template <class IO> class dma_nic {
 	using u64 = std::uint64_t;
 
 public:
-	/** @p cfg is the XDMA config BAR's view, @p user BAR0's (uncached). */
+	/** @p cfg is the XDMA config BAR's view, @p user the NIC's BAR (uncached). */
 	/** @p rx_interrupt: receive by interrupt too (wait_rx). */
 	dma_nic(xdma::dma &x, IO cfg, IO user, ring_sizes rings, std::string name, bool rx_interrupt = false)
 		: cfg_(cfg), user_(user), name_(std::move(name)), rings_(dma_nic_detail::checked(rings, name_)),
@@ -69,7 +69,7 @@ public:
 	{
 		namespace r = regs::nic_dma;
 		if (user_.template load<u32>(r::ID.offset) != r::id_value)
-			throw error(errc::not_found, name_ + ": BAR0 ID is not NICD: not a DMA NIC");
+			throw error(errc::not_found, name_ + ": the user BAR's ID is not NICD: not a DMA NIC");
 		// Stamps left from an earlier user would be taken for ours.
 		while (user_.template load<u64>(r::RX_STAMP.offset) != r::STAMP_EMPTY) {}
 		while (user_.template load<u64>(r::TX_STAMP.offset) != r::STAMP_EMPTY) {}
@@ -246,7 +246,12 @@ private:
 	int rx_irq_fd_ = -1; ///< C2H0's MSI-X eventfd (owned by its channel), -1: polled only
 };
 
-/** Opens the XDMA function of @p dev, maps BAR0 uncached, opens the DMA NIC
+/** The BAR of @p dev that holds the DMA NIC's registers (nic_dma.toml's ID). */
+unsigned dma_nic_bar(device &dev);
+
+/** Opens the XDMA function of @p dev, maps the NIC's BAR (found by its ID:
+ *  on the board the IP's bypass BAR, BAR1 beside the config BAR0) uncached,
+ *  opens the DMA NIC
  *  with @p rings (and interrupt receive if @p rx_interrupt) and calls
  *  @p f(dma_nic<IO>&) with the device's I/O view. */
 template <class F> void with_dma_nic(device &dev, ring_sizes rings, F &&f, bool rx_interrupt = false)
@@ -254,7 +259,7 @@ template <class F> void with_dma_nic(device &dev, ring_sizes rings, F &&f, bool 
 	xdma::options o;
 	o.ring_descriptors = 64; // the channels' own rings stay unused: the stream rings replace them
 	xdma::dma x(dev, o);
-	region user = dev.map(0, mem_type::uc);
+	region user = dev.map(dma_nic_bar(dev), mem_type::uc);
 	x.config().visit([&](const auto &cfg_io) {
 		user.visit([&](const auto &user_io) {
 			using IO = std::remove_cvref_t<decltype(cfg_io)>;

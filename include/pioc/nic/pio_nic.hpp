@@ -39,7 +39,7 @@ template <class IO> class pio_nic {
 	using u64 = std::uint64_t;
 
 public:
-	/** @p uc maps BAR0 uncached from offset 0 (registers, rings, RX_BUF);
+	/** @p uc maps the NIC's BAR uncached from offset 0 (registers, rings, RX_BUF);
 	 *  @p wc maps TX_BUF write-combined, its offset 0 being TX_BUF's. Both
 	 *  rings must be empty (the device refuses a new size otherwise). */
 	pio_nic(IO uc, IO wc, ring_sizes rings, std::string name)
@@ -47,7 +47,7 @@ public:
 	{
 		namespace r = regs::nic_pio;
 		if (uc_.template load<u32>(r::ID.offset) != r::id_value)
-			throw error(errc::not_found, name_ + ": BAR0 ID is not NICP: not a PIO NIC");
+			throw error(errc::not_found, name_ + ": the mapped BAR's ID is not NICP: not a PIO NIC");
 		check_ring_size(rings.rx, r::MAX_RING, name_ + " RX ring");
 		check_ring_size(rings.tx, r::MAX_RING, name_ + " TX ring");
 		tx_head_ = tx_reaped_ = uc_.template load<u32>(r::TX_HEAD.offset);
@@ -193,11 +193,25 @@ private:
 	transport::interrupt_fd irq_;
 };
 
-/** Maps BAR0 of @p dev, everything below TX_BUF uncached and TX_BUF
+/** Finds the NIC's BAR of @p dev by its ID (pioc::find_bar: on the board it
+ *  is the XDMA IP's bypass BAR, BAR1 beside the config BAR0), maps
+ *  everything below TX_BUF uncached and TX_BUF
  *  write-combined, opens the NIC with @p rings and calls
  *  @p f(pio_nic<IO>&) with the device's I/O view type. The two mappings
  *  cover disjoint pages: x86 PAT gives a page one memory type, so a UC and a
  *  WC mapping of the same pages cannot both be granted (kmod.md, PAT). */
+/** The BAR of @p dev that holds the PIO NIC (nic_pio.toml's ID). */
+unsigned pio_nic_bar(device &dev);
+
+/** Interrupt receive on @p dev, for pio_nic::use_rx_interrupt: enables the
+ *  XDMA IP's user interrupt line RX_IRQ_LINE (User Interrupt Enable Mask,
+ *  W1S, in the config BAR's IRQ block: reset value 0, so without this the
+ *  IP never sends the NIC's interrupt) and asks the transport for MSI-X
+ *  vector RX_IRQ_VECTOR (the IP's reset mapping of the line). Throws
+ *  errc::not_found without an XDMA config BAR, errc::not_supported if the
+ *  transport delivers no MSI-X. */
+transport::interrupt_fd pio_nic_rx_interrupt(device &dev);
+
 template <class F> void with_pio_nic(device &dev, ring_sizes rings, F &&f)
 {
 	namespace r = regs::nic_pio;
@@ -207,8 +221,9 @@ template <class F> void with_pio_nic(device &dev, ring_sizes rings, F &&f)
 	static_assert(r::RX_BUF.offset + r::RX_BUF.size <= r::TX_BUF.offset &&
 		      r::RX_DESC.offset + r::RX_DESC.size <= r::TX_BUF.offset &&
 		      r::TX_DESC.offset + r::TX_DESC.size <= r::TX_BUF.offset);
-	region uc = dev.map(0, 0, r::TX_BUF.offset, mem_type::uc);
-	region wc = dev.map(0, r::TX_BUF.offset, r::TX_BUF.size, mem_type::wc);
+	const unsigned bar = pio_nic_bar(dev);
+	region uc = dev.map(bar, 0, r::TX_BUF.offset, mem_type::uc);
+	region wc = dev.map(bar, r::TX_BUF.offset, r::TX_BUF.size, mem_type::wc);
 	uc.visit([&](const auto &uc_io) {
 		wc.visit([&](const auto &wc_io) {
 			using IO = std::remove_cvref_t<decltype(uc_io)>;

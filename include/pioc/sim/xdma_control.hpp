@@ -62,6 +62,9 @@ public:
 	virtual std::uint64_t card_data_base() const noexcept = 0;
 	/** Resets the whole function (as a PCIe FLR would): every engine idle, registers at reset values. */
 	virtual void function_reset() = 0;
+	/** The BAR of the IP's config registers and MSI-X table (PG195: BAR1
+	 *  behind an AXI-Lite BAR, BAR0 without one, as in the NIC images). */
+	virtual unsigned config_bar() const noexcept = 0;
 };
 
 } // namespace pioc::xdma

@@ -269,6 +269,17 @@ private:
  *  (options::config_bar) when known. */
 int find_config_bar(device &dev);
 
+/** The BAR of an XDMA design's user logic, found by its ID register
+ *  (pioc::find_bar). PG195 orders the IP's BARs AXI-Lite master, DMA
+ *  (config), bypass: when the user logic answers on two BARs (the PIO image
+ *  on the VCU118: its AXI-Lite BAR0, 32-bit accesses only, and its bypass
+ *  BAR2, which takes bursts and write-combined stores), the one after the
+ *  config BAR is taken; without a config BAR, or none after it, the first. */
+unsigned user_bar(device &dev, std::uint64_t min_size, std::uint64_t id_off, std::uint32_t id,
+		  std::string_view what);
+/** user_bar() of the PIO image (pio_dev.toml's ID). */
+unsigned pio_image_bar(device &dev);
+
 // ---- the timed path ----------------------------------------------------------
 
 namespace detail {

@@ -165,6 +165,8 @@ std::unique_ptr<target> make_dma_nic_model()
 	c.label = "sim:nic_dma";
 	c.stream = true;
 	c.h2c_channels = c.c2h_channels = 1;
+	c.config_bar = 0; // the board's image has no AXI-Lite BAR: config BAR0, bypass (user) BAR1
+	c.user_bar = 1;
 	auto user = std::make_unique<dma_nic_user>();
 	dma_nic_user *u = user.get();
 	auto dev = std::make_unique<xdma_dev>(c, std::move(user), make_card_memory(4096, c.card_mem_ns));

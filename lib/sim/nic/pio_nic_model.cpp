@@ -166,7 +166,10 @@ void pio_nic_model::land(const frame &f)
 		irq_armed_ = false;
 		++rx_irqs_;
 		const std::uint64_t sent = ns_at(f.mac.rx_stamp + timing_.rx_land_cycles);
-		irq_due_ns_.push_back(sent + timing_.msi_ns + timing_.wake_ns);
+		if (raise_)
+			raise_(r::RX_IRQ_LINE, double(sent));
+		else
+			irq_due_ns_.push_back(sent + timing_.msi_ns + timing_.wake_ns);
 	}
 }
 
@@ -289,7 +292,22 @@ std::uint64_t pio_nic_model::read(unsigned bar, std::uint64_t off, void *data, s
 
 std::unique_ptr<target> make_pio_nic_model()
 {
-	return std::make_unique<pio_nic_model>();
+	xdma_config c;
+	c.name = "nic_pio";
+	c.label = "sim:nic_pio";
+	c.h2c_channels = c.c2h_channels = 1; // the IP always has its engines; this image ties them off
+	c.config_bar = 0;
+	c.user_bar = 1;
+	return std::make_unique<xdma_dev>(c, std::make_unique<pio_nic_model>(), make_card_memory(4096, c.card_mem_ns));
+}
+
+pio_nic_model *pio_nic_model_of(target &dev) noexcept
+{
+	if (auto *m = dynamic_cast<pio_nic_model *>(&dev))
+		return m;
+	if (auto *x = dynamic_cast<user_bar_host *>(&dev))
+		return dynamic_cast<pio_nic_model *>(const_cast<target *>(&x->user()));
+	return nullptr;
 }
 
 } // namespace pioc::sim::nic

@@ -23,10 +23,15 @@
 //    when its first beat arrives; its descriptor and RX_HEAD show
 //    rx_land_cycles after its last beat.
 //  - RX interrupt (RX_IRQ_ARM): a frame landing while armed disarms and
-//    sends the MSI-X write of vector RX_IRQ_VECTOR in its landing cycle; the
-//    eventfd is signalled msi_ns + wake_ns later (the posted write crossing
-//    the link, then the host's interrupt handler and the waiter's wake-up:
-//    the XDMA model's one_way_ns and irq_ns). Nothing else of the host's
+//    raises the XDMA IP's user interrupt line RX_IRQ_LINE in its landing
+//    cycle. sim:nic_pio is this model behind the XDMA model (xdma_dev, as
+//    the board's image is the IP with this logic on its bypass BAR): the IP
+//    sends the MSI-X vector its IRQ block maps the line to (RX_IRQ_VECTOR
+//    by default) once the driver enabled the line, and the eventfd is
+//    signalled one_way_ns + irq_ns later (the posted write crossing the
+//    link, then the host's interrupt handler and the waiter's wake-up).
+//    Alone (unit tests of the model) it sends vector RX_IRQ_VECTOR itself,
+//    msi_ns + wake_ns after the landing. Nothing else of the host's
 //    interrupt path (the IOMMU's interrupt remapping, a sleeping core's exit
 //    latency, the scheduler under load) is modelled.
 // The MAC's line timing is mac_model's, checked cycle-exact against
@@ -34,6 +39,7 @@
 #pragma once
 
 #include "sim/nic/mac_model.hpp"
+#include "sim/xdma/xdma_dev.hpp"
 
 #include <pioc/regs/nic_pio.hpp>
 #include <pioc/sim/target.hpp>
@@ -45,7 +51,7 @@
 
 namespace pioc::sim::nic {
 
-class pio_nic_model final : public target {
+class pio_nic_model final : public target, public user_irq_source {
 public:
 	struct timing {
 		unsigned tx_start_cycles = 3; ///< TX_HEAD written -> first TX beat (descriptor, then row read)
@@ -71,6 +77,8 @@ public:
 	std::uint64_t next_event_ns() const noexcept override;
 	bool delivers_msix() const noexcept override { return true; }
 	void bind_vector(unsigned vector, int fd) override;
+	/** Behind the XDMA model: landings raise its user line instead. */
+	void connect_user_irq(std::function<void(unsigned, double)> raise) override { raise_ = std::move(raise); }
 
 	/** The device cycle running at simulated time @p t_ns. */
 	static std::uint64_t cycles_at(std::uint64_t t_ns) noexcept;
@@ -121,8 +129,13 @@ private:
 	std::uint32_t rx_irqs_ = 0;
 	int irq_fd_ = -1;                 ///< eventfd of vector RX_IRQ_VECTOR, -1: none
 	std::deque<std::uint64_t> irq_due_ns_; ///< eventfd writes on their way, in order
+	std::function<void(unsigned, double)> raise_; ///< the IP's usr_irq_req, when behind xdma_dev
 };
 
+/** sim:nic_pio: the model on BAR1 of an XDMA function whose config BAR is
+ *  BAR0, as the board's image (no AXI-Lite BAR: PG195's BAR order). */
 std::unique_ptr<target> make_pio_nic_model();
+/** The model inside @p dev (sim:nic_pio's target), or nullptr. */
+pio_nic_model *pio_nic_model_of(target &dev) noexcept;
 
 } // namespace pioc::sim::nic

@@ -49,7 +49,6 @@ namespace r = pioc::regs::xdma;
 
 namespace {
 constexpr std::uint64_t config_bar_size = 0x10000; // 64 KiB
-constexpr unsigned user_bar = 0, config_bar = 1;
 constexpr double axi_mhz = 250;
 } // namespace
 
@@ -65,6 +64,14 @@ xdma_dev::xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<
 		throw error(errc::invalid_argument, "xdma model: at most 4 channels per direction");
 	if (!user_ || !card_)
 		throw error(errc::invalid_argument, "xdma model: needs a user BAR and a card side");
+	if (cfg_.user_bar == cfg_.config_bar || cfg_.user_bar > 5 || cfg_.config_bar > 5)
+		throw error(errc::invalid_argument,
+			    fmt::format("xdma model: user BAR {} and config BAR {} must be two of BAR0..5",
+					cfg_.user_bar, cfg_.config_bar));
+	if (auto *src = dynamic_cast<user_irq_source *>(user_.get())) {
+		irq_user_ = true;
+		src->connect_user_irq([this](unsigned line, double t) { user_irq(line, t); });
+	}
 	vector_fd_.fill(-1);
 	set_link_rates();
 	h2c_.resize(cfg_.h2c_channels);
@@ -93,6 +100,7 @@ void xdma_dev::reset_registers()
 			e.gen = gen;
 		}
 	user_en_ = chan_en_ = 0;
+	user_pending_ = 0;
 	credit_mode_ = 0;
 	user_vec_.fill(0);
 	chan_vec_.fill(0);
@@ -109,9 +117,9 @@ void xdma_dev::function_reset()
 
 std::uint64_t xdma_dev::bar_size(unsigned bar) const
 {
-	if (bar == user_bar)
+	if (bar == cfg_.user_bar)
 		return user_->bar_size(0);
-	return bar == config_bar ? config_bar_size : 0;
+	return bar == cfg_.config_bar ? config_bar_size : 0;
 }
 
 void xdma_dev::schedule(double t, std::function<void()> fn)
@@ -142,9 +150,16 @@ void xdma_dev::run_events(double t)
 
 std::uint64_t xdma_dev::next_event_ns() const noexcept
 {
+	// The user logic's own events too: a landing frame of the PIO NIC
+	// raises a user interrupt line, whose MSI-X write is then ours.
+	// User logic that raises lines but keeps no event clock (a Verilated
+	// image): a sleeping CPU steps 100 ns at a time so it runs meanwhile.
+	const std::uint64_t user = user_->has_event_clock() ? user_->next_event_ns()
+				   : irq_user_			 ? std::uint64_t(now_) + 100
+								 : std::numeric_limits<std::uint64_t>::max();
 	if (q_.empty())
-		return std::numeric_limits<std::uint64_t>::max();
-	return std::uint64_t(q_.next_time() + 0.999);
+		return user;
+	return std::min(user, std::uint64_t(q_.next_time() + 0.999));
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)
@@ -287,9 +302,11 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 		case r::IRQ_ID: return r::id_make(r::target_irq, false, 0, 6);
 		case r::IRQ_USER_EN: return user_en_;
 		case r::IRQ_CHAN_EN: return chan_en_;
-		// No user interrupt lines in this model (the PIO image has none).
-		case r::IRQ_USER_REQ:
-		case r::IRQ_USER_PENDING: return 0;
+		// PG195: request = the lines' requests AND the enable mask (sent at
+		// once here, so it reads 0 after the send); pending = requested,
+		// not yet sent. The PIO image has no user lines: both read 0.
+		case r::IRQ_USER_REQ: return user_pending_ & user_en_;
+		case r::IRQ_USER_PENDING: return user_pending_;
 		case r::IRQ_CHAN_REQ:
 		case r::IRQ_CHAN_PENDING: {
 			// PG195: request = the engine's interrupt source AND the enable
@@ -393,8 +410,8 @@ void xdma_dev::reg_write(std::uint64_t off, std::uint32_t v, double t)
 	case r::target_irq: {
 		const std::uint64_t o = off & 0xfff;
 		switch (o) {
-		case r::IRQ_USER_EN: user_en_ = v; return;
-		case r::IRQ_USER_EN_W1S: user_en_ |= v; return;
+		case r::IRQ_USER_EN: user_en_ = v; send_user_irqs(t); return;
+		case r::IRQ_USER_EN_W1S: user_en_ |= v; send_user_irqs(t); return;
 		case r::IRQ_USER_EN_W1C: user_en_ &= ~v; return;
 		case r::IRQ_CHAN_EN: chan_en_ = v; update_all_irqs(t); return;
 		case r::IRQ_CHAN_EN_W1S: chan_en_ |= v; update_all_irqs(t); return;
@@ -416,21 +433,21 @@ void xdma_dev::posted_write(unsigned bar, std::uint64_t off, const void *data, s
 {
 	if (removed_)
 		return; // nobody is there to take it
-	if (bar == user_bar) {
+	if (bar == cfg_.user_bar) {
 		advance(t_ns);
 		user_->posted_write(0, off, data, len, t_ns);
 		return;
 	}
 	advance(t_ns);
-	if (bar != config_bar || off + len > config_bar_size)
+	if (bar != cfg_.config_bar || off + len > config_bar_size)
 		return;
 	if (off >= r::msix_base && off + len <= r::msix_base + msix_.size()) {
 		std::memcpy(msix_.data() + (off - r::msix_base), data, len);
 		return;
 	}
 	if (len != 4 || off % 4) {
-		log().warn("{} BAR1: {}-byte write at {:#x} dropped: registers take whole, aligned DWORDs", cfg_.label,
-			   len, off);
+		log().warn("{} BAR{}: {}-byte write at {:#x} dropped: registers take whole, aligned DWORDs",
+			   cfg_.label, cfg_.config_bar, len, off);
 		return;
 	}
 	std::uint32_t v;
@@ -446,21 +463,21 @@ std::uint64_t xdma_dev::read(unsigned bar, std::uint64_t off, void *data, std::s
 		std::memset(data, 0xff, len);
 		return t_ns;
 	}
-	if (bar == user_bar) {
+	if (bar == cfg_.user_bar) {
 		advance(t_ns);
 		return user_->read(0, off, data, len, t_ns);
 	}
 	advance(t_ns);
 	std::memset(data, 0, len);
-	if (bar != config_bar || off + len > config_bar_size)
+	if (bar != cfg_.config_bar || off + len > config_bar_size)
 		return t_ns;
 	if (off >= r::msix_base && off + len <= r::msix_base + msix_.size()) {
 		std::memcpy(data, msix_.data() + (off - r::msix_base), len);
 		return t_ns;
 	}
 	if (len != 4 || off % 4) {
-		log().warn("{} BAR1: {}-byte read at {:#x} answered with zeros: registers take whole, aligned DWORDs",
-			   cfg_.label, len, off);
+		log().warn("{} BAR{}: {}-byte read at {:#x} answered with zeros: registers take whole, aligned DWORDs",
+			   cfg_.label, cfg_.config_bar, len, off);
 		return t_ns;
 	}
 	const std::uint32_t v = reg_read(off, double(t_ns));
@@ -596,10 +613,36 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 
 void xdma_dev::send_msix(const engine &e, double t)
 {
+	const unsigned bit = irq_bit(e);
+	send_vector((chan_vec_[bit / 4] >> (8 * (bit % 4))) & 0x1f, t);
+}
+
+void xdma_dev::user_irq(unsigned line, double t)
+{
+	if (line >= 16)
+		throw error(errc::out_of_range, fmt::format("{}: user interrupt line {} is not 0..15", cfg_.label, line));
+	user_pending_ |= 1u << line;
+	send_user_irqs(t);
+}
+
+// Every pending line whose enable bit is set goes out as its vector's MSI-X
+// write and is acknowledged (usr_irq_ack): a masked line waits, as the IP
+// holds usr_irq_req unacknowledged.
+void xdma_dev::send_user_irqs(double t)
+{
+	const std::uint32_t go = user_pending_ & user_en_ & 0xffff;
+	user_pending_ &= ~go;
+	for (unsigned line = 0; line < 16; ++line)
+		if (go & (1u << line)) {
+			++user_sent_;
+			send_vector((user_vec_[line / 4] >> (8 * (line % 4))) & 0x1f, t);
+		}
+}
+
+void xdma_dev::send_vector(unsigned vec, double t)
+{
 	if (!(msi_state_ & r::CFG_MSIX_ENABLED))
 		return; // MSI and INTx are not delivered by this model
-	const unsigned bit = irq_bit(e);
-	const unsigned vec = (chan_vec_[bit / 4] >> (8 * (bit % 4))) & 0x1f;
 	const int fd = vector_fd_[vec];
 	if (fd < 0)
 		return;

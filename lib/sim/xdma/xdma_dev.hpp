@@ -32,6 +32,14 @@ struct xdma_config {
 	unsigned addr_align = 1, len_granularity = 1, addr_bits = 64; ///< the alignment register
 	unsigned mps = 256, mrrs = 512;       ///< negotiated, reported by the config block
 	unsigned gen = 3, lanes = 16;         ///< link, for data-transfer time (PCIe model)
+	/** Where the IP puts its BARs. PG195 ("Target Bridge", BAR tables):
+	 *  with an AXI-Lite master BAR it is BAR0, the DMA (config) BAR BAR1
+	 *  and the bypass BAR BAR2; without it (the NIC images) the config BAR
+	 *  is BAR0 and the bypass BAR BAR1 (32-bit BARs; BAR2 with 64-bit ones).
+	 *  The PIO model's default keeps its user BAR at 0: drivers find the
+	 *  user BAR by its ID register (pioc::find_bar), the config BAR by the
+	 *  IP's identifiers (xdma::find_config_bar). */
+	unsigned user_bar = 0, config_bar = 1;
 	// Timing, simulated ns.
 	double one_way_ns = 250;    ///< device <-> host memory, one direction (as the link preset)
 	double host_mem_ns = 90;    ///< host memory answering a device read
@@ -44,6 +52,17 @@ struct xdma_config {
 	 *  tolerates. Longer than the interrupt path by default, so a driver
 	 *  that trusts BUSY after the interrupt is caught. 0: no stale window. */
 	double stale_busy_ns = 3000;
+};
+
+/** User logic that drives the IP's user interrupt lines (usr_irq_req):
+ *  the model hands it a function to call with the line and the simulated
+ *  time the request rises; the IP then sends (PG195 "User Interrupts")
+ *  the MSI-X vector the IRQ block's User Vector Number maps the line to,
+ *  once the line's bit in the User Interrupt Enable Mask is set. */
+class user_irq_source {
+public:
+	virtual ~user_irq_source() = default;
+	virtual void connect_user_irq(std::function<void(unsigned line, double t_ns)> raise) = 0;
 };
 
 /** A model whose BAR0 is another target (rtl:xdma: the Verilated user side).
@@ -85,11 +104,18 @@ public:
 	std::uint64_t card_memory_size() const noexcept override { return card_->size(); }
 	std::uint64_t card_data_base() const noexcept override { return card_->data_base(); }
 	void function_reset() override;
+	unsigned config_bar() const noexcept override { return cfg_.config_bar; }
 
 	/** What the host enabled in the function's config space (MSI, MSI-X),
 	 *  as the config block's read-only 0x14 reports it. MSI-X on by default;
 	 *  only MSI-X is delivered (to the eventfds of bind_vector). */
 	void set_interrupt_enables(bool msi, bool msix) noexcept;
+	/** User interrupt line @p line (0..15) requested at @p t_ns: latched as
+	 *  pending (IRQ block 0x48) and sent as MSI-X when its enable bit (0x04)
+	 *  is set, now or at the enable write; then acknowledged (cleared). */
+	void user_irq(unsigned line, double t_ns);
+	/** User interrupts sent as MSI-X writes so far. */
+	std::uint64_t user_irqs_sent() const noexcept { return user_sent_; }
 
 	const xdma_config &config() const noexcept { return cfg_; }
 	const target &user() const noexcept override { return *user_; }
@@ -202,6 +228,8 @@ private:
 	void update_irq(engine &e, double t);
 	void update_all_irqs(double t);
 	void send_msix(const engine &e, double t);
+	void send_vector(unsigned vec, double t);
+	void send_user_irqs(double t);
 	bool irq_source(const engine &e) const noexcept;
 	std::uint32_t busy_bit(const engine &e, double t) const noexcept;
 	double xfer_ns(bool c2h, std::uint64_t bytes) const;
@@ -219,6 +247,9 @@ private:
 	std::vector<engine> h2c_, c2h_;
 	// IRQ block
 	std::uint32_t user_en_ = 0, chan_en_ = 0;
+	std::uint32_t user_pending_ = 0; ///< user lines requested and not yet sent (IRQ block 0x48)
+	std::uint64_t user_sent_ = 0;
+	bool irq_user_ = false;          ///< the user logic raises user interrupt lines
 	std::array<std::uint32_t, 4> user_vec_{};
 	std::array<std::uint32_t, 2> chan_vec_{};
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};

@@ -24,7 +24,7 @@ using nic_test::random_frame;
 
 std::uint32_t reg32(pioc::device &dev, const rd::reg &r)
 {
-	return dev.map(0, pioc::mem_type::uc).read<std::uint32_t>(r.offset);
+	return dev.map(pioc::nic::dma_nic_bar(dev), pioc::mem_type::uc).read<std::uint32_t>(r.offset);
 }
 
 static_assert(driver<dma_nic<pioc::sim_io>>);
@@ -140,7 +140,7 @@ TEST_CASE("dma nic: runt and oversize frames are refused before the device; the 
 	pioc::xdma::dma x(dev);
 	pioc::xdma::stream_ring tx(x.h2c(0), 8, 16384);
 	tx.start();
-	const pioc::region user = dev.map(0, pioc::mem_type::uc);
+	const pioc::region user = dev.map(pioc::nic::dma_nic_bar(dev), pioc::mem_type::uc);
 	x.config().visit([&](const auto &io) {
 		tx.set_h2c(0, 40, true);    // runt
 		tx.set_h2c(1, 9664, false); // 9664 + 64: oversize

@@ -110,7 +110,7 @@ TEST_CASE("dma nic irq: no lost wake-up when a frame completes before the re-arm
 			pioc::xdma::options o;
 			o.ring_descriptors = 64;
 			pioc::xdma::dma x(dev, o);
-			const auto user = dev.map(0, pioc::mem_type::uc);
+			const auto user = dev.map(pioc::nic::dma_nic_bar(dev), pioc::mem_type::uc);
 			race rc;
 			dma_nic<racing_io> nic(x, racing_io(view_of<pioc::sim_io>(x.config()), &rc),
 					       racing_io(view_of<pioc::sim_io>(user), nullptr), {}, "sim:nic_dma",

@@ -49,6 +49,6 @@ TEST_CASE("dma nic: a function reset starts the NIC side again: a driver opened 
 	exchange(dev, 5);
 	dev.get_transport().function_reset();
 	exchange(dev, 5); // without the NIC's reset: "the TX stamp of frame 0 ... is not in its FIFO"
-	const auto drops = dev.map(0, pioc::mem_type::uc).read<std::uint32_t>(pioc::regs::nic_dma::RX_DROPS.offset);
+	const auto drops = dev.map(pioc::nic::dma_nic_bar(dev), pioc::mem_type::uc).read<std::uint32_t>(pioc::regs::nic_dma::RX_DROPS.offset);
 	CHECK(drops == 0);
 }

@@ -3,6 +3,9 @@
 // the driver's arm / re-check / sleep order with a frame landing in each gap,
 // and the one-shot rule (a driver that does not re-arm is not woken again).
 #include "sim/nic/pio_nic_model.hpp"
+
+#include <pioc/regs/xdma.hpp>
+#include <pioc/xdma/xdma.hpp>
 #include "unit/nic/irq_receive.hpp"
 #include <pioc/nic/pio_nic.hpp>
 #include <pioc/sim/pcie_link.hpp>
@@ -24,7 +27,7 @@ namespace {
 using nic_test::random_frame;
 using nic_test::view_of;
 
-pio_nic_model &model_of(pioc::device &dev) { return dynamic_cast<pio_nic_model &>(dev.sim_link()->device()); }
+pio_nic_model &model_of(pioc::device &dev) { return *pioc::sim::nic::pio_nic_model_of(dev.sim_link()->device()); }
 
 /** Where the test puts a frame's landing: after the n-th load of RX_HEAD,
  *  the CPU idles until the model's next frame has landed. */
@@ -55,7 +58,7 @@ private:
 	race *race_ = nullptr;
 };
 
-std::uint32_t rx_irqs(pioc::device &dev) { return dev.map(0).read<std::uint32_t>(r::RX_IRQS.offset); }
+std::uint32_t rx_irqs(pioc::device &dev) { return dev.map(pioc::nic::pio_nic_bar(dev)).read<std::uint32_t>(r::RX_IRQS.offset); }
 
 } // namespace
 
@@ -63,7 +66,7 @@ TEST_CASE("pio nic irq: wait_rx gets every frame once, in order, byte-exact, wok
 {
 	auto dev = pioc::device::open("sim:nic_pio");
 	with_pio_nic(dev, {8, 8}, [&](auto &nic) {
-		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+		nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 		nic_test::receive_by_interrupt(nic, 40, 21);
 		// The first frame of every burst was slept for: interrupts were raised.
 		REQUIRE(rx_irqs(dev) > 0);
@@ -75,7 +78,7 @@ TEST_CASE("pio nic irq: the wake-up costs the MSI write and the host's wake-up, 
 {
 	auto dev = pioc::device::open("sim:nic_pio");
 	with_pio_nic(dev, {}, [&](auto &nic) {
-		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+		nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 		std::mt19937_64 rng(22);
 		std::vector<std::byte> buf(mtu);
 		// armed, asleep before the frame lands: woken msi_ns + wake_ns after
@@ -101,12 +104,12 @@ TEST_CASE(
 	auto dev = pioc::device::open("sim:nic_pio");
 	// The driver's two views as with_pio_nic makes them: registers, rings and
 	// RX_BUF uncached, TX_BUF write-combined (its view starts at TX_BUF).
-	const auto uc = dev.map(0, 0, r::TX_BUF.offset, pioc::mem_type::uc);
-	const auto wc = dev.map(0, r::TX_BUF.offset, r::TX_BUF.size, pioc::mem_type::wc);
+	const auto uc = dev.map(pioc::nic::pio_nic_bar(dev), 0, r::TX_BUF.offset, pioc::mem_type::uc);
+	const auto wc = dev.map(pioc::nic::pio_nic_bar(dev), r::TX_BUF.offset, r::TX_BUF.size, pioc::mem_type::wc);
 	race rc{&model_of(dev)};
 	pio_nic<racing_io> nic(racing_io(view_of<pioc::sim_io>(uc), &rc), racing_io(view_of<pioc::sim_io>(wc), nullptr),
 			       {}, "sim:nic_pio");
-	nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+	nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 	std::mt19937_64 rng(23);
 	std::vector<std::byte> buf(mtu);
 	const std::uint64_t wait_ns = 1'000'000;
@@ -141,7 +144,7 @@ TEST_CASE("pio nic irq: one-shot; a driver that does not re-arm sleeps to its de
 {
 	auto dev = pioc::device::open("sim:nic_pio");
 	with_pio_nic(dev, {}, [&](auto &nic) {
-		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+		nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
 		std::mt19937_64 rng(24);
 		std::vector<std::byte> buf(mtu);
 		const std::uint64_t wait_ns = 200'000;
@@ -179,6 +182,50 @@ TEST_CASE("pio nic irq: wait_rx without an interrupt, and vectors the NIC lacks,
 		REQUIRE_THROWS_WITH(nic.wait_rx(buf, nic.host_ns() + 1000),
 				    Catch::Contains("without use_rx_interrupt"));
 		REQUIRE_THROWS_WITH(nic.use_rx_interrupt({}), Catch::Contains("delivers no MSI-X vector 0"));
-		REQUIRE_THROWS_WITH(dev.get_transport().interrupt(1), Catch::Contains("MSI-X vector 1 does not exist"));
+		REQUIRE_THROWS_WITH(dev.get_transport().interrupt(32), Catch::Contains("MSI-X vector 32 is not 0..31"));
+	});
+}
+
+TEST_CASE("pio nic irq: the XDMA IP sends the NIC's interrupt only once its user line is enabled, as PG195 says")
+{
+	// sim:nic_pio is the board's image: the NIC on the bypass BAR of an XDMA
+	// function whose IRQ block's User Interrupt Enable Mask resets to 0.
+	auto dev = pioc::device::open("sim:nic_pio");
+	REQUIRE(pioc::nic::pio_nic_bar(dev) == 1);
+	REQUIRE(pioc::xdma::find_config_bar(dev) == 0);
+	namespace x = pioc::regs::xdma;
+	const auto cfg = dev.map(0, pioc::mem_type::uc);
+	with_pio_nic(dev, {}, [&](auto &nic) {
+		std::mt19937_64 rng(25);
+		std::vector<std::byte> buf(mtu);
+		const std::uint64_t wait_ns = 200'000;
+		// The vector alone (the line left disabled): the frame lands, the
+		// NIC raises its line, the IP holds it pending and sends nothing.
+		nic.use_rx_interrupt(dev.get_transport().interrupt(r::RX_IRQ_VECTOR));
+		auto f1 = random_frame(rng, 200);
+		REQUIRE(nic.send(f1));
+		nic.arm_rx_interrupt();
+		std::uint64_t start = nic.host_ns();
+		REQUIRE_FALSE(nic.wait_rx_interrupt(start + wait_ns));
+		REQUIRE(nic.host_ns() - start >= wait_ns);
+		REQUIRE(rx_irqs(dev) == 1);
+		REQUIRE(cfg.read<std::uint32_t>(x::irq_base + x::IRQ_USER_PENDING) == 1u << r::RX_IRQ_LINE);
+		// Enabling the line sends the pending request (the IP acknowledges
+		// usr_irq_req only then): the sleeper wakes.
+		cfg.write<std::uint32_t>(x::irq_base + x::IRQ_USER_EN_W1S, 1u << r::RX_IRQ_LINE);
+		start = nic.host_ns();
+		REQUIRE(nic.wait_rx_interrupt(start + wait_ns));
+		REQUIRE(cfg.read<std::uint32_t>(x::irq_base + x::IRQ_USER_PENDING) == 0);
+		REQUIRE(nic.poll_rx(buf) == f1.size());
+		// pio_nic_rx_interrupt() is what enables it: with it, wait_rx wakes
+		// on the next frame without a hand-written enable.
+		cfg.write<std::uint32_t>(x::irq_base + x::IRQ_USER_EN_W1C, 1u << r::RX_IRQ_LINE);
+		nic.use_rx_interrupt(pioc::nic::pio_nic_rx_interrupt(dev));
+		REQUIRE(cfg.read<std::uint32_t>(x::irq_base + x::IRQ_USER_EN) == 1u << r::RX_IRQ_LINE);
+		auto f2 = random_frame(rng, 300);
+		REQUIRE(nic.send(f2));
+		start = nic.host_ns();
+		REQUIRE(nic.wait_rx(buf, start + wait_ns) == f2.size());
+		REQUIRE(std::equal(f2.begin(), f2.end(), buf.begin()));
 	});
 }
