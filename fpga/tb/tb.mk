@@ -18,13 +18,16 @@ TB_EXTRA_mac_loopback := $(ROOT)/lib/sim/nic/mac_model.cpp
 TB_EXTRA_nic_pio_top := $(ROOT)/lib/sim/nic/mac_model.cpp
 TB_EXTRA_nic_dma_top := $(ROOT)/lib/sim/nic/mac_model.cpp
 TB_EXTRA_nic_eci_top := $(ROOT)/lib/rtl/nic_eci_rtl.cpp $(ROOT)/lib/sim/nic/mac_model.cpp
+# Extra Verilator configuration of a testbench (speed.vlt: the cycle counter
+# writable, for a twin that skips idle cycles).
+TB_VLT_nic_pio_top := $(ROOT)/lib/rtl/speed.vlt
 
 .SECONDEXPANSION:
 .SECONDARY:
-$(B)/tb/%/Vtb: $(SRCS) scripts/lint.vlt tb/test_%.cpp $(wildcard tb/*.hpp tb/common/*.hpp $(ROOT)/lib/rtl/*.hpp $(ROOT)/lib/sim/nic/*.hpp) $$(TB_EXTRA_$$*) $(B)/tb/catch_main.o
+$(B)/tb/%/Vtb: $(SRCS) scripts/lint.vlt tb/test_%.cpp $(wildcard tb/*.hpp tb/common/*.hpp $(ROOT)/lib/rtl/*.hpp $(ROOT)/lib/sim/nic/*.hpp) $$(TB_EXTRA_$$*) $$(TB_VLT_$$*) $(B)/tb/catch_main.o
 	@mkdir -p $(@D)
 	$(TIMEOUT) 1200 $(VERILATOR) $(TB_VFLAGS) --top-module $* -Mdir $(@D)/obj -o ../Vtb \
-	    -CFLAGS "$(TB_CXXFLAGS)" scripts/lint.vlt $(SRCS) $(CURDIR)/tb/test_$*.cpp $(TB_EXTRA_$*) $(B)/tb/catch_main.o
+	    -CFLAGS "$(TB_CXXFLAGS)" scripts/lint.vlt $(TB_VLT_$*) $(SRCS) $(CURDIR)/tb/test_$*.cpp $(TB_EXTRA_$*) $(B)/tb/catch_main.o
 
 $(B)/tb/%.pass: $(B)/tb/%/Vtb
 	cd $(B)/tb/$* && $(TIMEOUT) $(TB_RUN_TIMEOUT) ./Vtb --durations yes -r compact

@@ -103,6 +103,6 @@ module vcu118_nic_top (
         .s_arvalid(b_arvalid), .s_arready(b_arready), .s_arid(4'd0), .s_araddr(b_araddr[21:0]),
         .s_arlen(b_arlen), .s_arsize(b_arsize), .s_arburst(b_arburst),
         .s_rvalid(b_rvalid), .s_rready(b_rready), .s_rid(), .s_rdata(b_rdata), .s_rresp(b_rresp),
-        .s_rlast(b_rlast), .cycles(), .rx_irq);
+        .s_rlast(b_rlast), .cycles(), .rx_irq, .idle());   // idle: for the simulator only
     /* verilator lint_on PINCONNECTEMPTY */
 endmodule

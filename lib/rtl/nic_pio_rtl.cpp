@@ -2,6 +2,7 @@
 #include "nic_pio_rtl.hpp"
 
 #include "Vnic_pio_top.h"
+#include "Vnic_pio_top___024root.h"
 #include "rtl_clock.hpp"
 #include "pioc/regs/nic_pio.hpp"
 #include "sim/nic/pio_nic_model.hpp"
@@ -58,11 +59,12 @@ private:
 
 /** The image and the AXI4 master on its slave port, built before the BAR. */
 struct nic_pio_image {
-	nic_pio_image(unsigned stall, std::uint64_t seed)
+	nic_pio_image(unsigned stall, std::uint64_t seed, bool skip_idle)
 		: c("rtl:nic_pio", seed, R::clock_mhz),
 		  axi("nic_pio_rtl", PIOC_AXI4_PORT(c.s.m.get(), s_), &c.s.rng, &c.errors), irq(c.s.m.get(), &c)
 	{
 		c.attach(axi, stall);
+		c.skip_idle(&c.s.m->rootp->nic_pio_top__DOT__u_nic__DOT__u_cnt__DOT__count, skip_idle);
 		c.s.add(&irq);
 		c.start();
 	}
@@ -73,8 +75,8 @@ struct nic_pio_image {
 
 class nic_pio_rtl final : private nic_pio_image, public axi_bar<Vnic_pio_top>, public pioc::sim::user_irq_source {
 public:
-	nic_pio_rtl(unsigned stall, std::uint64_t seed)
-		: nic_pio_image(stall, seed), axi_bar("rtl:nic_pio", R::bar_size, nic_pio_image::c, nic_pio_image::axi)
+	nic_pio_rtl(unsigned stall, std::uint64_t seed, bool skip_idle)
+		: nic_pio_image(stall, seed, skip_idle), axi_bar("rtl:nic_pio", R::bar_size, nic_pio_image::c, nic_pio_image::axi)
 	{
 	}
 
@@ -96,7 +98,7 @@ public:
 
 } // namespace
 
-std::unique_ptr<pioc::sim::target> make_nic_pio_rtl(unsigned stall_percent, std::uint64_t seed)
+std::unique_ptr<pioc::sim::target> make_nic_pio_rtl(unsigned stall_percent, std::uint64_t seed, bool skip_idle)
 {
 	// As sim:nic_pio: the image on BAR1 of an XDMA function (config BAR0).
 	pioc::sim::xdma_config cfg;
@@ -104,7 +106,7 @@ std::unique_ptr<pioc::sim::target> make_nic_pio_rtl(unsigned stall_percent, std:
 	cfg.h2c_channels = cfg.c2h_channels = 1;
 	cfg.config_bar = 0;
 	cfg.user_bar = 1;
-	return std::make_unique<pioc::sim::xdma_dev>(cfg, std::make_unique<nic_pio_rtl>(stall_percent, seed),
+	return std::make_unique<pioc::sim::xdma_dev>(cfg, std::make_unique<nic_pio_rtl>(stall_percent, seed, skip_idle),
 						     pioc::sim::make_card_memory(4096, cfg.card_mem_ns));
 }
 

@@ -103,7 +103,7 @@ private:
 	bool quiet() const
 	{
 		if constexpr (!requires(const M &m) { m.idle; }) {
-			return false; // an image without an idle output (rtl:nic_pio) runs every cycle
+			return false; // an image without an idle output runs every cycle
 		} else {
 			if (!counter_ || !s.m->idle)
 				return false;

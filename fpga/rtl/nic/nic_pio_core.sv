@@ -18,6 +18,14 @@
 // frame (the image's MSI-X vector RX_IRQ_VECTOR); an arm write in that same
 // cycle wins, so a driver re-arming then stays armed. A frame that landed
 // before the arm raises nothing: the driver re-reads RX_HEAD after arming.
+//
+// idle: with the mem bus quiet, nothing but the cycle counter changes at the
+// next edges: no TX frame queued or streaming (TX_HEAD == TX_TAIL), no RX
+// frame arriving or about to land, no frame inside the MAC (taken whole and
+// not yet handed back, or its done strobe still up), no read answer and no
+// interrupt pulse pending. Frames the host has not consumed yet (RX_HEAD !=
+// RX_TAIL) do not count: they only wait. A simulator may then skip cycles and
+// only advance the counter (lib/rtl/rtl_clock.hpp).
 module nic_pio_core #(
     parameter int AW = 22
 ) (
@@ -50,7 +58,8 @@ module nic_pio_core #(
     input  logic [63:0]   rx_done_ts,
     input  logic [31:0]   runt_count,
     input  logic [31:0]   oversize_count,
-    output logic          rx_irq
+    output logic          rx_irq,
+    output logic          idle
 );
     localparam int SLOTS      = 32'(nic_pio_pkg::MAX_RING);
     localparam int SLOT_BEATS = 32'(nic_pio_pkg::SLOT_BYTES / 64);
@@ -89,7 +98,8 @@ module nic_pio_core #(
     wire         lo_write = wr && sel_reg && m_wstrb == 8'h0f;
     wire         hi_write = wr && sel_reg && m_wstrb == 8'hf0;
     wire  [31:0] v_lo = m_wdata[31:0], v_hi = m_wdata[63:32];
-    wire         idle = tx_head == tx_tail && !tx_busy && !rx_busy && rx_head == rx_tail && mac_frames == '0;
+    // ring sizes change only with no frame anywhere and none unconsumed
+    wire         rings_idle = tx_head == tx_tail && !tx_busy && !rx_busy && rx_head == rx_tail && mac_frames == '0;
 
     function automatic logic ring_ok(input logic [31:0] n);
         ring_ok = n >= 32'd2 && n <= 32'(nic_pio_pkg::MAX_RING) && (n & (n - 32'd1)) == 32'd0;
@@ -107,8 +117,8 @@ module nic_pio_core #(
             rx_tail <= '0;
             tx_head <= '0;
         end else begin
-            if (reg_rx_size && ring_ok(v_lo) && idle) rx_size <= 7'(v_lo);
-            if (reg_tx_size && ring_ok(v_hi) && idle) tx_size <= 7'(v_hi);
+            if (reg_rx_size && ring_ok(v_lo) && rings_idle) rx_size <= 7'(v_lo);
+            if (reg_tx_size && ring_ok(v_hi) && rings_idle) tx_size <= 7'(v_hi);
             if (reg_rx_tail && v_hi - rx_tail <= rx_head - rx_tail) rx_tail <= v_hi;
             if (reg_tx_head && v_lo - tx_tail <= 32'(tx_size) && v_lo - tx_head <= 32'(tx_size))
                 tx_head <= v_lo;
@@ -232,6 +242,8 @@ module nic_pio_core #(
         endcase
     endfunction
 
+    // The answer is captured only when a read is taken: between reads
+    // nothing here follows the counter (see idle).
     typedef enum logic [1:0] { T_FLOP, T_RXBUF, T_TXBUF } tgt_t;
     logic        rd_q;
     tgt_t        tgt_q;
@@ -240,16 +252,20 @@ module nic_pio_core #(
         if (!rst_n) begin
             rd_q <= 1'b0;
         end else begin
-            rd_q  <= rd;
-            tgt_q <= sel_rxbuf ? T_RXBUF : sel_txbuf ? T_TXBUF : T_FLOP;
-            if (sel_reg)         flop_q <= reg_value(reg_word);
-            else if (sel_rxdesc) flop_q <= desc_word[0] ? rx_ts[desc_word[6:1]] : {32'd0, rx_w0[desc_word[6:1]]};
-            else if (sel_txdesc) flop_q <= tx_desc[desc_word];
-            else                 flop_q <= '1;
+            rd_q <= rd;
+            if (rd) begin
+                tgt_q <= sel_rxbuf ? T_RXBUF : sel_txbuf ? T_TXBUF : T_FLOP;
+                if (sel_reg)         flop_q <= reg_value(reg_word);
+                else if (sel_rxdesc) flop_q <= desc_word[0] ? rx_ts[desc_word[6:1]] : {32'd0, rx_w0[desc_word[6:1]]};
+                else if (sel_txdesc) flop_q <= tx_desc[desc_word];
+                else                 flop_q <= '1;
+            end
         end
     end
 
     assign m_rvalid = rd_q;
+    assign idle = tx_head == tx_tail && !tx_busy && !tx_done_valid && !rx_busy && !rx_done_valid &&
+                  mac_frames == '0 && !rx_irq && !rd_q;
     always_comb begin
         case (tgt_q)
             T_RXBUF: m_rdata = rxbuf_rdata;

@@ -39,7 +39,8 @@ module nic_pio_top #(
     output logic [1:0]      s_rresp,
     output logic            s_rlast,
     output logic [63:0]     cycles,
-    output logic            rx_irq     // one-cycle pulse: MSI-X vector RX_IRQ_VECTOR
+    output logic            rx_irq,    // one-cycle pulse: MSI-X vector RX_IRQ_VECTOR
+    output logic            idle       // see nic_pio_core: only the counter changes while the port is quiet
 );
     logic        m_valid, m_ready, m_we, m_rvalid;
     logic [21:0] m_addr;
@@ -61,13 +62,19 @@ module nic_pio_top #(
     logic         tx_done_valid, tx_done_err, rx_done_valid;
     logic [15:0]  tx_done_len;
     logic [31:0]  runt_count, oversize_count;
+    logic         core_idle;
 
     nic_pio_core #(.AW(22)) u_nic (
         .clk, .rst_n, .m_valid, .m_ready, .m_we, .m_addr, .m_wdata, .m_wstrb, .m_rvalid, .m_rdata, .cycles,
         .tx_tdata, .tx_tkeep, .tx_tlast, .tx_tvalid, .tx_tready,
         .rx_tdata, .rx_tkeep, .rx_tlast, .rx_tvalid, .rx_tready,
         .tx_done_valid, .tx_done_ts, .tx_done_err, .rx_done_valid, .rx_done_ts, .runt_count, .oversize_count,
-        .rx_irq);
+        .rx_irq, .idle(core_idle));
+
+    // The front end between bursts (s_awready: its IDLE state) has no read
+    // answer queued or in flight; the burst counters it clears there are
+    // set again when the next burst is taken, so they need not settle.
+    assign idle = core_idle && s_awready;
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_len = ^tx_done_len;       // the NIC keeps the length from its descriptor
