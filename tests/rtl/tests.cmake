@@ -68,10 +68,10 @@ python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is 
 e=r.get(\"extra\",r); assert e[\"card_addr\"]==0x20000, e; assert len(r[\"results\"])==12, r; \
 assert all(x[\"p50_ns\"]>0 for x in r[\"results\"] if x[\"op\"].startswith(\"LAT\")), r; \
 assert all(0<x[\"gbps\"]<=16.5 for x in r[\"results\"] if x[\"op\"].startswith(\"BW\")), r' || exit 1; \
-if $<TARGET_FILE:pciebench> dma --device rtl:xdma --sizes 64K --window 262144 --iterations 2 --json --no-pin >/dev/null 2>err.txt; \
+if $<TARGET_FILE:pciebench> dma --device rtl:xdma --sizes 64K --window 262144 --iterations 2 --json --no-pin >/dev/null 2>err-rtl.pciebench_dma.txt; \
 then echo 'a 256 KiB card window was accepted'; exit 1; fi; \
-grep -q \"rtl:xdma: 65536-byte transfers need card addresses 0x20000..0x5ffff\" err.txt && \
-grep -q \"card's address space is 262144 bytes\" err.txt || { cat err.txt; exit 1; }")
+grep -q \"rtl:xdma: 65536-byte transfers need card addresses 0x20000..0x5ffff\" err-rtl.pciebench_dma.txt && \
+grep -q \"card's address space is 262144 bytes\" err-rtl.pciebench_dma.txt || { cat err-rtl.pciebench_dma.txt; exit 1; }")
   set_tests_properties(rtl.pciebench_dma PROPERTIES TIMEOUT 900 LABELS rtl)
 endif()
 
@@ -91,15 +91,15 @@ assert len(r[\"results\"])==3, r; assert all(x[\"cycles_per_op\"]>0 and 300<x[\"
 assert r[\"variant\"]!=\"5a\" or all(x[\"messages_per_op\"]==4 and 800<x[\"p50_ns\"]<1000 for x in r[\"results\"]), r' || exit 1; done; \
 $<TARGET_FILE:ecibench> invoke --engine rtl --variant 5a --sizes 16K --iterations 2 --json --no-pin | \
 python3 -c 'import json,sys; r=json.load(sys.stdin); x=r[\"results\"][0]; assert x[\"messages_per_op\"]==4*(137+137-1), r' || exit 1; \
-if $<TARGET_FILE:ecibench> invoke --engine rtl --variant 5b --sizes 121 --iterations 2 --json --no-pin >/dev/null 2>err.txt; \
+if $<TARGET_FILE:ecibench> invoke --engine rtl --variant 5b --sizes 121 --iterations 2 --json --no-pin >/dev/null 2>err-rtl.ecibench_invoke.txt; \
 then echo 'a 121-byte 5b message was accepted'; exit 1; fi; \
-grep -q 'at most 120 bytes' err.txt || { cat err.txt; exit 1; }")
+grep -q 'at most 120 bytes' err-rtl.ecibench_invoke.txt || { cat err-rtl.ecibench_invoke.txt; exit 1; }")
   set_tests_properties(rtl.ecibench_invoke PROPERTIES TIMEOUT 900 LABELS rtl)
   # The channel count comes from the image's CHANNELS register: a channel
   # beyond it is refused by name before anything runs (it used to stall each
   # read until the engine's timeout on hardware).
   add_test(NAME rtl.ecibench_channel_count
-    COMMAND sh -c "if $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 4 -n 2 --no-pin 2>err.txt; then echo '--channel 4 was accepted'; exit 1; fi; grep -q \"CHANNELS register reports 4\" err.txt || { cat err.txt; exit 1; }; $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 3 --sizes 8 -n 2 -w 0 --no-pin --quiet >/dev/null")
+    COMMAND sh -c "if $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 4 -n 2 --no-pin 2>err-rtl.ecibench_channel_count.txt; then echo '--channel 4 was accepted'; exit 1; fi; grep -q \"CHANNELS register reports 4\" err-rtl.ecibench_channel_count.txt || { cat err-rtl.ecibench_channel_count.txt; exit 1; }; $<TARGET_FILE:ecibench> invoke --device rtl:coh --channel 3 --sizes 8 -n 2 -w 0 --no-pin --quiet >/dev/null")
   set_tests_properties(rtl.ecibench_channel_count PROPERTIES TIMEOUT 120 LABELS rtl)
 endif()
 
@@ -118,11 +118,11 @@ endif()
 # latency growing with the frame.
 if(PIOC_RTL)
   add_test(NAME rtl.nicbench_nic_pio
-    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --device rtl:nic_pio --json 2>err.txt | \
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --device rtl:nic_pio --json 2>err-rtl.nicbench_nic_pio.txt | \
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
 x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
 assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x' $m || exit 1; \
-grep -q 'rtl:nic_pio is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+grep -q 'rtl:nic_pio is Verilated RTL: 20 frames per size' err-rtl.nicbench_nic_pio.txt || { cat err-rtl.nicbench_nic_pio.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_pio PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()
 
@@ -134,11 +134,11 @@ endif()
 # after its last beat they would be 0.7 us behind).
 if(PIOC_RTL)
   add_test(NAME rtl.nicbench_nic_dma
-    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path dma --device rtl:nic_dma --json 2>err.txt | \
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path dma --device rtl:nic_dma --json 2>err-rtl.nicbench_nic_dma.txt | \
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
 x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
 assert sys.argv[1]!=\"rx\" or x[0][\"p50_ns\"]<x[2][\"p50_ns\"]<x[0][\"p50_ns\"]+400, x' $m || exit 1; \
-grep -q 'rtl:nic_dma is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+grep -q 'rtl:nic_dma is Verilated RTL: 20 frames per size' err-rtl.nicbench_nic_dma.txt || { cat err-rtl.nicbench_nic_dma.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_dma PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()
 
@@ -147,10 +147,10 @@ endif()
 # nicbench itself, JSON simulated with transport rtl, RX growing with the frame.
 if(PIOC_RTL)
   add_test(NAME rtl.nicbench_nic_eci
-    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path eci --device rtl:nic_eci --json 2>err.txt | \
+    COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path eci --device rtl:nic_eci --json 2>err-rtl.nicbench_nic_eci.txt | \
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
 x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
 assert x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x' $m || exit 1; \
-grep -q 'rtl:nic_eci is Verilated RTL: 20 frames per size' err.txt || { cat err.txt; exit 1; }; done")
+grep -q 'rtl:nic_eci is Verilated RTL: 20 frames per size' err-rtl.nicbench_nic_eci.txt || { cat err-rtl.nicbench_nic_eci.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_eci PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()
