@@ -120,9 +120,15 @@ public:
 		barrier::compiler();
 	}
 	/** Independent loads of the first word of each line: the core keeps them
-	 *  in flight together (memory-level parallelism). */
+	 *  in flight together (memory-level parallelism). A prefetch of every
+	 *  line goes first (prfm pldl1keep / prefetcht0, plain reads): an
+	 *  in-order core (ThunderX-1) stalls at the first use of a load that
+	 *  misses, and the XOR below is such a use, so without them only one
+	 *  line would be in flight at a time. */
 	void load_lines(const std::uint64_t *offs, std::size_t n) const noexcept
 	{
+		for (std::size_t i = 0; i < n; ++i)
+			__builtin_prefetch(base_ + offs[i], 0, 3);
 		std::uint64_t sink = 0;
 		for (std::size_t i = 0; i < n; ++i)
 			sink ^= load64(offs[i]);
