@@ -353,6 +353,10 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 		auto &c = ch_[ch];
 		if (c.held != x || c.token != tok || !c.pending)
 			return;
+		if (c.bank_busy) { // the answer is there, its bank's lines are on their way back
+			arm_not_ready(ch);
+			return;
+		}
 		++st_.not_ready;
 		transient(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 	});
