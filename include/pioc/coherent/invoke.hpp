@@ -89,6 +89,20 @@ unsigned open_session(Lines &L, const layout &lay, std::uint32_t &nonce, std::ui
 	throw error(errc::timeout, fmt::format("coherent: no SYNC_ACK after {} tries", max_tries));
 }
 
+/** Hands the offsets of bank @p b's first @p nlines lines to @p op, up to
+ *  128 at a time (load_lines / claim_lines: all of them in flight). */
+template <class Op> void bank_lines(const layout &lay, unsigned b, std::uint32_t nlines, Op op)
+{
+	std::uint64_t offs[128];
+	for (std::uint32_t i = 0; i < nlines;) {
+		const std::uint32_t k = std::min<std::uint32_t>(128, nlines - i);
+		for (std::uint32_t j = 0; j < k; ++j)
+			offs[j] = lay.data_off(b, i + j);
+		op(offs, k);
+		i += k;
+	}
+}
+
 /** Copies a message of @p total bytes that came whole (chunk 0x7ff) on
  *  control line @p x, at most @p cap of them: the inline bytes, then bank x.
  *  Every bank line it uses is loaded first, all in flight together; the
@@ -99,15 +113,8 @@ void copy_whole(Lines &L, const layout &lay, unsigned x, std::uint8_t *dst, std:
 {
 	const std::uint32_t line = lay.line;
 	const std::size_t head = std::min<std::size_t>(total, lay.inline_bytes());
-	const auto nlines = static_cast<std::uint32_t>((total - head + line - 1) / line);
-	std::uint64_t offs[128];
-	for (std::uint32_t i = 0; i < nlines;) {
-		const std::uint32_t k = std::min<std::uint32_t>(128, nlines - i);
-		for (std::uint32_t j = 0; j < k; ++j)
-			offs[j] = lay.data_off(x, i + j);
-		L.load_lines(offs, k);
-		i += k;
-	}
+	bank_lines(lay, x, static_cast<std::uint32_t>((total - head + line - 1) / line),
+		   [&L](const std::uint64_t *offs, std::uint32_t k) { L.load_lines(offs, k); });
 	const std::size_t upto = std::min(total, cap);
 	L.load_bytes(lay.ctrl_off(x) + ctrl_bytes, dst, std::min(head, upto));
 	for (std::size_t off = head, i = 0; off < upto; off += line, ++i)
@@ -269,6 +276,11 @@ private:
 		const std::uint32_t in = lay_.inline_bytes(), line = lay_.line;
 		unsigned r = p_ ^ 1;
 		std::size_t head = std::min<std::size_t>(n, in);
+		// Ownership of every bank line the request uses, all requested at
+		// once (prfm pstl1keep): the stores below hit instead of missing
+		// one after another.
+		detail::bank_lines(lay_, r, static_cast<std::uint32_t>((n - head + line - 1) / line),
+				   [this](const std::uint64_t *offs, std::uint32_t k) { L_.claim_lines(offs, k); });
 		for (std::size_t off = head, i = 0; off < n; off += line, ++i)
 			L_.store_bytes(lay_.data_off(r, static_cast<std::uint32_t>(i)), src + off,
 				       std::min<std::size_t>(line, n - off));

@@ -273,7 +273,7 @@ TEST_CASE("eci nic: FEATURES read once at open sets up the banks; an inconsisten
 	}
 }
 
-TEST_CASE("eci nic: with banks a 64-byte frame costs no more than line by line; a 9600-byte one less than half")
+TEST_CASE("eci nic: with banks a 64-byte frame costs no more than line by line; a 9600-byte one under a third")
 {
 	std::mt19937_64 rng(17);
 	auto round_trip = [&](bool banks, std::size_t len) {
@@ -301,5 +301,7 @@ TEST_CASE("eci nic: with banks a 64-byte frame costs no more than line by line; 
 	INFO("SIMULATED send + receive: 64 B " << small_banks << " / " << small_lines << " ns, 9600 B " << big_banks
 					      << " / " << big_lines << " ns (banks / line by line)");
 	CHECK(small_banks <= small_lines * 1.02);
-	CHECK(big_banks * 2 < big_lines);
+	// 3x: the TX request's bank lines are claimed all at once
+	// (claim_lines); stored one miss after another it was 2.3x.
+	CHECK(big_banks * 3 < big_lines);
 }
