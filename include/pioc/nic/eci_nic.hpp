@@ -69,7 +69,7 @@ public:
 	 *  until poll_tx. Opens both channels (a SYNC each). */
 	eci_nic(Lines lines, ring_sizes rings, std::string name, coherent::cpu_options o = {})
 		: L_(lines), name_(std::move(name)), rings_(eci_nic_detail::checked(rings, lines.line_size(), name_)),
-		  banks_(eci_nic_detail::banks(features(L_), name_)),
+		  banks_(eci_nic_detail::banks(read_features(L_), name_)),
 		  rx_(lines, eci_nic_detail::channel(regs::nic_eci::RX_CHAN.offset, banks_.rx_lines), o),
 		  tx_(lines, eci_nic_detail::channel(regs::nic_eci::TX_CHAN.offset, banks_.tx_lines),
 		      eci_nic_detail::tx_options(o, banks_)),
@@ -161,7 +161,7 @@ public:
 
 private:
 	/** The FEATURES line, evicted first so the load reaches the device. */
-	static std::uint64_t features(const Lines &l)
+	static std::uint64_t read_features(const Lines &l)
 	{
 		l.evict(regs::nic_eci::FEATURES.offset);
 		return l.load64(regs::nic_eci::FEATURES.offset);
