@@ -9,6 +9,7 @@
 #include <pioc/nic/eci_nic.hpp>
 #include <pioc/sim/eci_lines.hpp>
 
+#include "sim/nic/eci_nic_model.hpp"
 #include "sim/nic/mac_model.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,12 +27,21 @@ namespace {
 
 using nic_test::random_frame;
 
+/** sim:nic_eci built as an image whose FEATURES word is @p features (data
+ *  banks or not), so that it runs the protocol the RTL image runs. */
+pioc::device model_as(std::uint64_t features)
+{
+	auto dev = pioc::device::open("sim:nic_eci");
+	dynamic_cast<pioc::sim::nic::eci_nic_model &>(*dev.coherent().system().engine()).set_banks(features != 0);
+	return dev;
+}
+
 struct opened {
 	pioc::device dev;
 	sim_nic nic;
-	explicit opened(const std::string &spec)
-		: dev(pioc::device::open(spec)),
-		  nic(pioc::coherent::eci_sim_lines(dev.coherent().system(), 0), ring_sizes{8, 8}, spec)
+	explicit opened(const std::string &spec) : opened(pioc::device::open(spec), spec) {}
+	opened(pioc::device d, const std::string &spec)
+		: dev(std::move(d)), nic(pioc::coherent::eci_sim_lines(dev.coherent().system(), 0), ring_sizes{8, 8}, spec)
 	{
 	}
 };
@@ -105,9 +115,8 @@ struct trip {
 	std::int64_t tx_ns, rx_ns;
 };
 
-std::vector<trip> run_frames(const std::string &spec, const std::vector<std::vector<std::byte>> &frames)
+std::vector<trip> run_frames(opened &o, const std::vector<std::vector<std::byte>> &frames)
 {
-	opened o(spec);
 	auto &nic = o.nic;
 	const clock_map cm = nic.clock();
 	std::vector<trip> out;
@@ -137,8 +146,11 @@ TEST_CASE("nic_eci model against RTL: the same frames, byte-exact on both, laten
 	for (std::size_t len : {std::size_t(64), std::size_t(120), std::size_t(200), std::size_t(1536), std::size_t(9600)})
 		for (int i = 0; i < 3; ++i)
 			frames.push_back(random_frame(rng, len));
-	const auto model = run_frames("sim:nic_eci", frames);
-	const auto rtl = run_frames("rtl:nic_eci", frames);
+	opened r("rtl:nic_eci");
+	opened m(model_as(r.nic.features()), "sim:nic_eci"); // the same protocol as the image: banks or not
+	REQUIRE(m.nic.features() == r.nic.features());
+	const auto rtl = run_frames(r, frames);
+	const auto model = run_frames(m, frames);
 	for (std::size_t i = 0; i < frames.size(); ++i) {
 		INFO("frame " << i << " of " << frames[i].size() << " bytes: TX model " << model[i].tx_ns << " rtl "
 			      << rtl[i].tx_ns << " ns, RX model " << model[i].rx_ns << " rtl " << rtl[i].rx_ns << " ns");

@@ -88,6 +88,39 @@ unsigned open_session(Lines &L, const layout &lay, std::uint32_t &nonce, std::ui
 	}
 	throw error(errc::timeout, fmt::format("coherent: no SYNC_ACK after {} tries", max_tries));
 }
+
+/** Hands the offsets of bank @p b's first @p nlines lines to @p op, up to
+ *  128 at a time (load_lines / claim_lines: all of them in flight). */
+template <class Op> void bank_lines(const layout &lay, unsigned b, std::uint32_t nlines, Op op)
+{
+	std::uint64_t offs[128];
+	for (std::uint32_t i = 0; i < nlines;) {
+		const std::uint32_t k = std::min<std::uint32_t>(128, nlines - i);
+		for (std::uint32_t j = 0; j < k; ++j)
+			offs[j] = lay.data_off(b, i + j);
+		op(offs, k);
+		i += k;
+	}
+}
+
+/** Copies a message of @p total bytes that came whole (chunk 0x7ff) on
+ *  control line @p x, at most @p cap of them: the inline bytes, then bank x.
+ *  Every bank line it uses is loaded first, all in flight together; the
+ *  caller loaded the control word with acquire, so none of these loads is
+ *  satisfied before it (tests/herd/invoke-control-before-data.litmus). */
+template <class Lines>
+void copy_whole(Lines &L, const layout &lay, unsigned x, std::uint8_t *dst, std::size_t total, std::size_t cap)
+{
+	const std::uint32_t line = lay.line;
+	const std::size_t head = std::min<std::size_t>(total, lay.inline_bytes());
+	bank_lines(lay, x, static_cast<std::uint32_t>((total - head + line - 1) / line),
+		   [&L](const std::uint64_t *offs, std::uint32_t k) { L.load_lines(offs, k); });
+	const std::size_t upto = std::min(total, cap);
+	L.load_bytes(lay.ctrl_off(x) + ctrl_bytes, dst, std::min(head, upto));
+	for (std::size_t off = head, i = 0; off < upto; off += line, ++i)
+		L.load_bytes(lay.data_off(x, static_cast<std::uint32_t>(i)), dst + off,
+			     std::min<std::size_t>(line, upto - off));
+}
 } // namespace detail
 
 template <line_policy Lines>
@@ -243,6 +276,11 @@ private:
 		const std::uint32_t in = lay_.inline_bytes(), line = lay_.line;
 		unsigned r = p_ ^ 1;
 		std::size_t head = std::min<std::size_t>(n, in);
+		// Ownership of every bank line the request uses, all requested at
+		// once (prfm pstl1keep): the stores below hit instead of missing
+		// one after another.
+		detail::bank_lines(lay_, r, static_cast<std::uint32_t>((n - head + line - 1) / line),
+				   [this](const std::uint64_t *offs, std::uint32_t k) { L_.claim_lines(offs, k); });
 		for (std::size_t off = head, i = 0; off < n; off += line, ++i)
 			L_.store_bytes(lay_.data_off(r, static_cast<std::uint32_t>(i)), src + off,
 				       std::min<std::size_t>(line, n - off));
@@ -254,20 +292,8 @@ private:
 			throw error(errc::out_of_range,
 				    fmt::format("coherent: response of {} bytes does not fit the {}-byte buffer", total,
 						cap));
-		std::size_t rhead = std::min<std::size_t>(total, in);
-		std::uint64_t offs[128];
-		std::uint32_t nlines = static_cast<std::uint32_t>((total - rhead + line - 1) / line);
-		for (std::uint32_t i = 0; i < nlines;) { // every data line of the answer in flight at once
-			std::uint32_t k = std::min<std::uint32_t>(128, nlines - i);
-			for (std::uint32_t j = 0; j < k; ++j)
-				offs[j] = lay_.data_off(ans, i + j);
-			L_.load_lines(offs, k);
-			i += k;
-		}
-		L_.load_bytes(lay_.ctrl_off(ans) + ctrl_bytes, dst, rhead);
-		for (std::size_t off = rhead, i = 0; off < total; off += line, ++i)
-			L_.load_bytes(lay_.data_off(ans, static_cast<std::uint32_t>(i)), dst + off,
-				      std::min<std::size_t>(line, total - off));
+		++st_.banked;
+		detail::copy_whole(L_, lay_, ans, dst, total, cap);
 		return total;
 	}
 
@@ -311,10 +337,14 @@ public:
 			// announced it (tests/herd/invoke-control-before-data.litmus).
 			ctrl a{L_.load_acquire(lay_.ctrl_off(p_))};
 			++st_.exchanges;
-			if (a.valid() && a.k() == kind::message && a.seq() == want_seq && a.chunk() == want_chunk) {
+			// Data banks: a message may come whole (chunk 0x7ff) in place of its chunk 0.
+			const bool whole = want_chunk == 0 && a.chunk() == pipelined_chunk;
+			if (a.valid() && a.k() == kind::message && a.seq() == want_seq && (a.chunk() == want_chunk || whole)) {
 				unsigned ans = p_;
 				p_ ^= 1;
 				sent_ = 0;
+				if (whole)
+					return receive_whole(a, ans, dst, cap);
 				std::size_t take = std::min<std::size_t>(a.len(), cap - std::min(cap, got));
 				// May miss after an eviction: the device serves the line again, unchanged.
 				L_.load_bytes(lay_.ctrl_off(ans) + ctrl_bytes, dst + got, take);
@@ -361,6 +391,25 @@ public:
 	const cpu_stats &stats() const noexcept { return st_; }
 
 private:
+	/** Message @p a came whole on line @p ans: the rest is in bank ans. */
+	std::size_t receive_whole(ctrl a, unsigned ans, std::uint8_t *dst, std::size_t cap)
+	{
+		if (!lay_.data_lines || a.len() > lay_.max_pipelined())
+			throw error(errc::device_error,
+				    fmt::format("coherent: message {} of {} bytes came whole (chunk {:#x}) on the channel at "
+						"{:#x}, which has {} data lines per bank ({} bytes at most): call resync()",
+						a.seq(), a.len(), pipelined_chunk, lay_.base, lay_.data_lines,
+						lay_.max_pipelined()));
+		detail::copy_whole(L_, lay_, ans, dst, a.len(), cap);
+		++st_.calls;
+		++st_.banked;
+		last_ = a.seq();
+		if (a.len() > cap)
+			throw error(errc::out_of_range,
+				    fmt::format("coherent: message of {} bytes does not fit {} bytes", a.len(), cap));
+		return a.len();
+	}
+
 	Lines L_;
 	layout lay_;
 	cpu_options opt_;

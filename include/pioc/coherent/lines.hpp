@@ -17,6 +17,8 @@
  *   std::uint64_t load64(off); void store64(off, v);
  *   void load_bytes(off, dst, n); void store_bytes(off, src, n);
  *   void load_lines(const std::uint64_t *offs, n);  // independent loads, all in flight
+ *   void claim_lines(const std::uint64_t *offs, n); // ownership of each line for the stores
+ *                                                   // that follow, all in flight
  *   std::uint64_t load_acquire(off); void store_release(off, v); // control words, queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
  *   void relax(backoff &);                           // between two polls that found nothing
@@ -52,6 +54,7 @@ concept line_policy = std::copyable<L> && requires(const L &l, std::uint64_t off
 	l.load_bytes(off, dst, n);
 	l.store_bytes(off, src, n);
 	l.load_lines(offs, n);
+	l.claim_lines(offs, n);
 	{ l.load_acquire(off) } -> std::same_as<std::uint64_t>;
 	l.store_release(off, v);
 	l.store_load();
@@ -120,13 +123,28 @@ public:
 		barrier::compiler();
 	}
 	/** Independent loads of the first word of each line: the core keeps them
-	 *  in flight together (memory-level parallelism). */
+	 *  in flight together (memory-level parallelism). A prefetch of every
+	 *  line goes first (prfm pldl1keep / prefetcht0, plain reads): an
+	 *  in-order core (ThunderX-1) stalls at the first use of a load that
+	 *  misses, and the XOR below is such a use, so without them only one
+	 *  line would be in flight at a time. */
 	void load_lines(const std::uint64_t *offs, std::size_t n) const noexcept
 	{
+		for (std::size_t i = 0; i < n; ++i)
+			__builtin_prefetch(base_ + offs[i], 0, 3);
 		std::uint64_t sink = 0;
 		for (std::size_t i = 0; i < n; ++i)
 			sink ^= load64(offs[i]);
 		asm volatile("" ::"r"(sink));
+	}
+	/** A prefetch for store of each line (prfm pstl1keep; x86: prefetchw
+	 *  where the target has it, else prefetcht0): the requests for ownership
+	 *  go out together, and the stores that follow find their lines owned
+	 *  instead of missing one after another. No ordering: a hint. */
+	void claim_lines(const std::uint64_t *offs, std::size_t n) const noexcept
+	{
+		for (std::size_t i = 0; i < n; ++i)
+			__builtin_prefetch(base_ + offs[i], 1, 3);
 	}
 	std::uint64_t load_acquire(std::uint64_t off) const noexcept
 	{

@@ -137,6 +137,8 @@ struct cpu_options {
 /** Statistics the CPU side keeps (cheap integer increments). */
 struct cpu_stats {
 	std::uint64_t calls = 0, exchanges = 0, not_ready = 0, resyncs = 0;
+	/** Messages (receiver) or responses (invoker) that came whole, the rest in a data bank. */
+	std::uint64_t banked = 0;
 };
 
 } // namespace pioc::coherent

@@ -19,6 +19,11 @@
  *    unreaped before send() says "full".
  *  - now(): the CYCLES line, evicted and loaded (the device fills it at
  *    every load that reaches it).
+ *  - Data banks (Documentation/protocols.md): the FEATURES line, read once
+ *    at open, says whether RX messages come whole with their rest in a
+ *    bank of data lines (the receiver takes both forms then) and whether TX
+ *    requests may (the invoker's pipelined mode: one exchange per frame).
+ *    An image that answers 0 moves every frame line by line as above.
  *
  * The driver is eci_nic<Lines> over a coherent line policy: mem_lines on a
  * module's ECI window (hardware), eci_sim_lines on sim:nic_eci. It names no
@@ -38,8 +43,19 @@
 namespace pioc::nic {
 
 namespace eci_nic_detail {
-/** The layout of the channel whose lines start at @p offset in the window. */
-coherent::layout channel(std::uint64_t offset);
+/** The layout of the channel whose lines start at @p offset in the window,
+ *  with @p data_lines data lines per bank. */
+coherent::layout channel(std::uint64_t offset, std::uint32_t data_lines);
+/** What an image's FEATURES word sets up: data lines per bank of each channel. */
+struct bank_setup {
+	std::uint64_t word = 0;
+	std::uint32_t rx_lines = 0, tx_lines = 0;
+};
+/** Checks @p word (errc::device_error naming @p name and the word if it is
+ *  inconsistent: a bank bit without lines, lines other than BANK_LINES or
+ *  too few for a frame, lines without a bank bit). */
+bank_setup banks(std::uint64_t word, const std::string &name);
+coherent::cpu_options tx_options(coherent::cpu_options o, const bank_setup &b);
 ring_sizes checked(ring_sizes rings, std::uint32_t line, const std::string &name);
 [[noreturn, gnu::cold]] void bad_message(const std::string &name, std::size_t len);
 [[noreturn, gnu::cold]] void tx_refused(const std::string &name, std::size_t len, std::size_t resp,
@@ -53,8 +69,11 @@ public:
 	 *  until poll_tx. Opens both channels (a SYNC each). */
 	eci_nic(Lines lines, ring_sizes rings, std::string name, coherent::cpu_options o = {})
 		: L_(lines), name_(std::move(name)), rings_(eci_nic_detail::checked(rings, lines.line_size(), name_)),
-		  rx_(lines, eci_nic_detail::channel(regs::nic_eci::RX_CHAN.offset), o),
-		  tx_(lines, eci_nic_detail::channel(regs::nic_eci::TX_CHAN.offset), o), stamps_(rings_.tx),
+		  banks_(eci_nic_detail::banks(read_features(L_), name_)),
+		  rx_(lines, eci_nic_detail::channel(regs::nic_eci::RX_CHAN.offset, banks_.rx_lines), o),
+		  tx_(lines, eci_nic_detail::channel(regs::nic_eci::TX_CHAN.offset, banks_.tx_lines),
+		      eci_nic_detail::tx_options(o, banks_)),
+		  stamps_(rings_.tx),
 		  msg_(regs::nic_eci::RX_HDR + mtu)
 	{}
 
@@ -133,15 +152,25 @@ public:
 	}
 	ring_sizes rings() const noexcept { return rings_; }
 
+	/** The image's FEATURES word as read at open (0: line by line). */
+	std::uint64_t features() const noexcept { return banks_.word; }
 	/** Sessions opened again after a device restart (RX side). */
 	std::uint64_t rx_resyncs() const noexcept { return resyncs_; }
 	const coherent::cpu_stats &rx_stats() const noexcept { return rx_.stats(); }
 	const coherent::cpu_stats &tx_stats() const noexcept { return tx_.stats(); }
 
 private:
+	/** The FEATURES line, evicted first so the load reaches the device. */
+	static std::uint64_t read_features(const Lines &l)
+	{
+		l.evict(regs::nic_eci::FEATURES.offset);
+		return l.load64(regs::nic_eci::FEATURES.offset);
+	}
+
 	Lines L_;
 	std::string name_;
 	ring_sizes rings_;
+	eci_nic_detail::bank_setup banks_;
 	coherent::receiver<Lines> rx_;
 	coherent::invoker<Lines> tx_;
 	std::vector<tx_info> stamps_;

@@ -193,6 +193,11 @@ public:
 	/** Issues loads to all @p lines at once (independent loads in flight,
 	 *  bounded by TAD transactions) and waits for all of them. */
 	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
+	/** Prefetch for store: requests ownership (RLDX, or RC2D_S for a Shared
+	 *  line) of all @p lines at once, bounded by TAD transactions as loads,
+	 *  and waits for all of them; the stores that follow hit. Orders
+	 *  nothing (the store buffer keeps its stores). */
+	void cpu_claim_lines(const std::uint64_t *lines, std::size_t count);
 	/** A barrier instruction: its modelled cost, and the ordering it gives
 	 *  when the store buffer or weak load order is on (store_buffer(),
 	 *  load_order(): which kinds order stores, which order loads). */
@@ -280,6 +285,7 @@ private:
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
 	void adversary_step();
+	void lines_in_flight(const std::uint64_t *lines, std::size_t count, bool exclusive);
 	// The store buffer (store_buffer.cpp).
 	struct buffered_store {
 		std::uint64_t addr;

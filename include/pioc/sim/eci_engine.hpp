@@ -24,7 +24,13 @@ struct engine_config {
 	coherent::variant v = coherent::variant::cpu_dev;
 	std::uint32_t channels = 1;
 	std::uint64_t stride = 64 * 1024;  ///< bytes between channels (the PIO NIC uses 64 KiB)
-	std::uint32_t data_lines = 0;      ///< data lines per bank (pipelined mode)
+	std::uint32_t data_lines = 0;      ///< data lines per bank (pipelined mode); device-homed or 5c only
+	/** Device-initiated (5b) with data lines: each message of up to
+	 *  layout::max_pipelined() bytes goes whole in one exchange (chunk
+	 *  0x7ff), its rest in the answered line's bank ("data banks",
+	 *  Documentation/protocols.md). false: line by line (chunks 0, 1, ...)
+	 *  although the banks exist. Longer messages go line by line either way. */
+	bool bank_messages = true;
 	bool answer_exclusive = true;      ///< grant Exclusive although the CPU asked for Shared
 	double compute_ns = 10;            ///< the function's time per message
 	double not_ready_ns = 20e6;        ///< answer "not ready" after holding a load this long
@@ -36,6 +42,10 @@ struct engine_config {
 	/** Fault injection: the engine before the epoch, forgetting at its
 	 *  restart which SYNC it consumed last (see chan::last_sync). */
 	bool fault_no_epoch = false;
+	/** Fault injection: an engine that forgets the lent lines of a bank:
+	 *  it writes bank data and answers without taking back the copies the
+	 *  CPU holds (which then read stale data). */
+	bool fault_no_take_back = false;
 	/** Variants this device implements (a real device may lack some). */
 	std::vector<coherent::variant> supported = {coherent::variant::cpu_dev, coherent::variant::dev_dev,
 						    coherent::variant::cpu_cpu, coherent::variant::dev_cpu};
@@ -53,13 +63,20 @@ struct engine_stats {
 	/** 5b/5d: messages delivered but never acknowledged when a SYNC opened a
 	 *  new session (the previous owner may or may not have read them). */
 	std::uint64_t unacked_at_sync = 0;
+	/** Data lines taken back from the CPU (LCI issued; device-homed: only
+	 *  lines it had lent). */
+	std::uint64_t data_taken_back = 0;
+	/** Messages (5b) and responses (5a) delivered whole with a data bank. */
+	std::uint64_t banked = 0;
 };
 
 class proto_engine : public device_engine {
 public:
 	/** Attaches itself to @p sys. Throws errc::not_supported if cfg.v is not
 	 *  among cfg.supported, errc::out_of_range if the channels do not fit
-	 *  the variant's window, errc::invalid_argument on a bad layout. */
+	 *  the variant's window, errc::invalid_argument on a bad layout,
+	 *  errc::not_supported for data lines on 5d (the banks' lent-bit rule
+	 *  needs the device as their home). */
 	proto_engine(system &sys, engine_config cfg);
 	~proto_engine() override;
 
@@ -109,7 +126,9 @@ private:
 		std::vector<std::uint8_t> req, resp;
 		std::size_t resp_sent = 0;
 		bool resp_pending = false;
-		bool bank_back = false;   // the answer's bank is back at the device (this event)
+		bool bank_busy = false;   // taking lent lines of a bank back for an answer
+		std::vector<bool> lent;   // per data line (index 2 i + bank): granted to the CPU and
+		                          // not taken back since (device-homed only)
 		std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox;
 		std::size_t out_sent = 0;
 		std::uint32_t out_seq = 0;
@@ -123,6 +142,10 @@ private:
 	bool cpu_word(coherent::ctrl w) const noexcept;
 	void reclaim(std::uint64_t addr, std::function<void()> done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);
+	std::vector<bool>::reference lent_bit(chan &c, std::uint64_t addr);
+	std::vector<std::uint64_t> lent_lines(const chan &c, unsigned bank, std::uint32_t upto) const;
+	bool bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto, void (proto_engine::*resume)(std::uint32_t));
+	void send_whole(std::uint32_t ch);
 	void pulled(std::uint32_t ch, unsigned x);
 	void deliver(std::uint32_t ch, unsigned x, coherent::ctrl c, const std::uint8_t *data, std::size_t n,
 		     const std::uint8_t *bank_data = nullptr, std::size_t bank_n = 0);

@@ -40,17 +40,8 @@ public:
 		if (n)
 			sys_->cpu_store(base_ + off, src, n);
 	}
-	void load_lines(const std::uint64_t *offs, std::size_t n) const
-	{
-		std::uint64_t buf[64];
-		while (n) {
-			std::size_t k = n < 64 ? n : 64;
-			for (std::size_t i = 0; i < k; ++i)
-				buf[i] = base_ + offs[i];
-			sys_->cpu_load_lines(buf, k);
-			offs += k, n -= k;
-		}
-	}
+	void load_lines(const std::uint64_t *offs, std::size_t n) const { in_flight(offs, n, &sim::eci::system::cpu_load_lines); }
+	void claim_lines(const std::uint64_t *offs, std::size_t n) const { in_flight(offs, n, &sim::eci::system::cpu_claim_lines); }
 	/** The load, then a load barrier: the ordering arm64's ldar gives (later
 	 *  loads stay behind it), priced as one barrier. */
 	std::uint64_t load_acquire(std::uint64_t off) const
@@ -75,6 +66,19 @@ public:
 	sim::eci::system &system() const noexcept { return *sys_; }
 
 private:
+	void in_flight(const std::uint64_t *offs, std::size_t n,
+		       void (sim::eci::system::*op)(const std::uint64_t *, std::size_t)) const
+	{
+		std::uint64_t buf[64];
+		while (n) {
+			std::size_t k = n < 64 ? n : 64;
+			for (std::size_t i = 0; i < k; ++i)
+				buf[i] = base_ + offs[i];
+			(sys_->*op)(buf, k);
+			offs += k, n -= k;
+		}
+	}
+
 	sim::eci::system *sys_;
 	std::uint64_t base_;
 };

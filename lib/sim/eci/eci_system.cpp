@@ -453,21 +453,36 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 
 void system::cpu_load_lines(const std::uint64_t *lines, std::size_t count)
 {
+	lines_in_flight(lines, count, false);
+}
+
+void system::cpu_claim_lines(const std::uint64_t *lines, std::size_t count)
+{
+	lines_in_flight(lines, count, true);
+}
+
+void system::lines_in_flight(const std::uint64_t *lines, std::size_t count, bool exclusive)
+{
 	check_alive();
 	adversary_step();
 	sb_step();
-	for (std::size_t i = 0; i < count; ++i)
-		sb_drain_line(line_of(lines[i]));
+	if (!exclusive) // a load sees the CPU's own buffered stores to its line
+		for (std::size_t i = 0; i < count; ++i)
+			sb_drain_line(line_of(lines[i]));
 	std::vector<char> flags(count, 1);
 	auto *f = reinterpret_cast<bool *>(flags.data());
 	static_assert(sizeof(bool) == sizeof(char));
 	for (std::size_t i = 0; i < count; ++i) {
-		check_access(lines[i], 1, "load");
+		check_access(lines[i], 1, exclusive ? "store" : "load");
 		auto line = line_of(lines[i]);
 		auto it = cpu_cache_.find(line);
-		if (it == cpu_cache_.end() || (it->second->st == line_state::I && !it->second->pending)) {
+		const bool have = it != cpu_cache_.end() &&
+				  (it->second->pending ||
+				   (exclusive ? it->second->st == line_state::E || it->second->st == line_state::M
+					      : it->second->st != line_state::I));
+		if (!have) {
 			f[i] = false;
-			start_miss(line, false, &f[i]);
+			start_miss(line, exclusive, &f[i]);
 		} else {
 			++stats_.cpu_hits;
 		}

@@ -35,6 +35,11 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 					"({:.0f} ns)",
 					cfg_.not_ready_ns, sys.cfg().timeout_ns));
 	const bool dev = coherent::device_homed(cfg_.v);
+	if (cfg_.v == coherent::variant::dev_cpu && cfg_.data_lines)
+		throw error(errc::not_supported,
+			    fmt::format("sim:eci device: data banks ({} lines) on 5d: the banks need the device as "
+					"their home (it takes back only the lines it lent); use 5b",
+					cfg_.data_lines));
 	base_ = dev ? 0 : sys.cpu_base();
 	std::uint64_t window = dev ? sys.cfg().device_bytes : sys.cfg().cpu_bytes;
 	ch_.resize(cfg_.channels);
@@ -42,6 +47,7 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 		ch_[i].lay = coherent::layout::for_channel(window, sys.cfg().line_size, i, cfg_.stride, cfg_.data_lines);
 		ch_[i].lay.base += base_;
 		ch_[i].lay.check_tads(sys.cfg().tads);
+		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), false);
 	}
 	sys_.attach(this);
 	if (!dev) { // start state: the device holds line A and both banks
@@ -84,10 +90,15 @@ bool proto_engine::locate(std::uint64_t addr, std::uint32_t &ch, int &ctrl_line)
 
 void proto_engine::on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive)
 {
-	std::uint32_t ch;
-	int x;
-	if (!locate(addr, ch, x) || x < 0 || exclusive) {
+	std::uint32_t ch = 0;
+	int x = -1;
+	const bool ours = locate(addr, ch, x);
+	if (!ours || x < 0 || exclusive) {
 		// Data lines, stores (RLDX / upgrade) and other lines: plain grants.
+		// A data line granted is lent: it must come back before the engine
+		// reads it for a request or writes it for an answer.
+		if (ours && x < 0)
+			lent_bit(ch_[ch], addr) = true;
 		++st_.grants;
 		ctx.answer(addr, x < 0 ? cfg_.answer_exclusive : true);
 		return;
@@ -118,6 +129,12 @@ void proto_engine::reclaim(std::uint64_t addr, std::function<void()> done)
 {
 	if (coherent::device_homed(cfg_.v)) {
 		ctx_.clean_invalidate(addr, [this, addr, done = std::move(done)] {
+			std::uint32_t ch;
+			int x;
+			// Back before the unlock: a read waiting behind the LCI is granted
+			// at the unlock and must leave the line lent again.
+			if (locate(addr, ch, x) && x < 0)
+				lent_bit(ch_[ch], addr) = false;
 			ctx_.unlock(addr);
 			done();
 		});
@@ -128,12 +145,63 @@ void proto_engine::reclaim(std::uint64_t addr, std::function<void()> done)
 	}
 }
 
+std::vector<bool>::reference proto_engine::lent_bit(chan &c, std::uint64_t addr)
+{
+	return c.lent[(addr - c.lay.base) / c.lay.line - 2];
+}
+
+// The data lines of @p bank (of the first @p upto) the CPU may hold: lent
+// and not taken back (device-homed), not at the device (CPU-homed).
+std::vector<std::uint64_t> proto_engine::lent_lines(const chan &c, unsigned bank, std::uint32_t upto) const
+{
+	const bool dev = coherent::device_homed(cfg_.v);
+	std::vector<std::uint64_t> v;
+	for (std::uint32_t i = 0; i < upto; ++i) {
+		const std::uint64_t a = c.lay.data_off(bank, i);
+		if (dev ? c.lent[2 * std::size_t(i) + bank] : sys_.device_state(a) == line_state::I)
+			v.push_back(a);
+	}
+	return v;
+}
+
+// Before an answer with data in @p bank: takes every line of it the CPU may
+// hold back, all in flight, and returns true (the caller returns; @p resume
+// runs when they are back and checks again, so a line lent again meanwhile
+// is taken back again); false when none is out: answer in this event.
+bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto,
+			     void (proto_engine::*resume)(std::uint32_t))
+{
+	auto &c = ch_[ch];
+	if (c.bank_busy) // the take-back under way resumes the answer
+		return true;
+	if (cfg_.fault_no_take_back)
+		return false;
+	const auto lines = lent_lines(c, bank, upto);
+	if (lines.empty())
+		return false;
+	c.bank_busy = true;
+	st_.data_taken_back += lines.size();
+	auto left = std::make_shared<std::size_t>(lines.size());
+	for (std::uint64_t a : lines)
+		reclaim(a, [this, ch, left, resume] {
+			if (--*left)
+				return;
+			ch_[ch].bank_busy = false;
+			(this->*resume)(ch);
+		});
+	return true;
+}
+
+// A signal on x: the other control line and (a request may use it) every
+// line of its bank the CPU may hold come back, then the word is examined.
 void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
 {
 	auto &c = ch_[ch];
 	unsigned r = x ^ 1;
 	std::uint64_t tok = c.token;
-	auto left = std::make_shared<std::uint32_t>(1 + (with_bank ? c.lay.data_lines : 0));
+	const auto bank = with_bank ? lent_lines(c, r, c.lay.data_lines) : std::vector<std::uint64_t>{};
+	st_.data_taken_back += bank.size();
+	auto left = std::make_shared<std::size_t>(1 + bank.size());
 	auto one = [this, ch, x, tok, left] {
 		auto &c = ch_[ch];
 		if (--*left || c.token != tok || c.held != int(x))
@@ -141,9 +209,8 @@ void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
 		c.reclaimed = true;
 		examine(ch, x);
 	};
-	if (with_bank)
-		for (std::uint32_t i = 0; i < c.lay.data_lines; ++i)
-			reclaim(c.lay.data_off(r, i), one);
+	for (std::uint64_t a : bank)
+		reclaim(a, one);
 	reclaim(c.lay.ctrl_off(r), one);
 }
 
@@ -286,6 +353,10 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 		auto &c = ch_[ch];
 		if (c.held != x || c.token != tok || !c.pending)
 			return;
+		if (c.bank_busy) { // the answer is there, its bank's lines are on their way back
+			arm_not_ready(ch);
+			return;
+		}
 		++st_.not_ready;
 		transient(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 	});
@@ -395,25 +466,16 @@ void proto_engine::try_finish(std::uint32_t ch)
 	const std::uint32_t in = c.lay.inline_bytes(), line = sys_.cfg().line_size;
 	std::size_t head = std::min<std::size_t>(in, c.resp.size());
 	const auto nbank = static_cast<std::uint32_t>((c.resp.size() - head + line - 1) / line);
-	if (c.resp_pending && nbank && !c.bank_back) {
-		// The answer's bank lines may sit in the CPU's cache since a
-		// speculative read: take them back, then answer in the same event.
-		std::uint64_t tok = c.token;
-		auto left = std::make_shared<std::uint32_t>(nbank);
-		for (std::uint32_t i = 0; i < nbank; ++i)
-			reclaim(c.lay.data_off(x, i), [this, ch, tok, left] {
-				auto &c = ch_[ch];
-				if (--*left || c.token != tok)
-					return;
-				c.bank_back = true;
-				try_finish(ch);
-				c.bank_back = false;
-			});
+	// A pipelined answer with bank data: the bank's lines the CPU may hold
+	// (device-homed: every lent one; CPU-homed: those the answer uses) come
+	// back first, then it is written and answered in the same event.
+	const std::uint32_t upto = coherent::device_homed(cfg_.v) ? c.lay.data_lines : nbank;
+	if (c.resp_pending && nbank && bank_lent(ch, x, upto, &proto_engine::try_finish))
 		return;
-	}
 	c.busy = false;
 	if (c.resp_pending) { // pipelined: the whole response at once, the rest in bank x
 		c.resp_pending = false;
+		++st_.banked;
 		c.resp_sent = c.resp.size();
 		deliver(ch, x,
 			ctrl::make(kind::response, true, static_cast<std::uint32_t>(c.resp.size()), c.cur_seq,
@@ -434,6 +496,10 @@ void proto_engine::try_send(std::uint32_t ch)
 		return;
 	const std::uint32_t in = c.lay.inline_bytes();
 	auto &m = c.outbox.front().second;
+	if (cfg_.bank_messages && c.lay.data_lines && c.out_sent == 0 && m.size() <= c.lay.max_pipelined()) {
+		send_whole(ch);
+		return;
+	}
 	std::size_t len = std::min<std::size_t>(in, m.size() - c.out_sent);
 	bool last = c.out_sent + len == m.size();
 	auto chunk = static_cast<std::uint32_t>(c.out_sent / in);
@@ -450,6 +516,25 @@ void proto_engine::try_send(std::uint32_t ch)
 	c.delivered_unacked = true;
 	deliver(ch, static_cast<unsigned>(c.held), ctrl::make(kind::message, last, static_cast<std::uint32_t>(len), seq, chunk),
 		tmp.data(), len);
+}
+
+// 5b with data banks: the whole message on the held line x, bytes past the
+// inline ones in bank x, once no line of bank x is out at the CPU.
+void proto_engine::send_whole(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	const auto x = static_cast<unsigned>(c.held);
+	const std::size_t n = c.outbox.front().second.size();
+	const std::size_t head = std::min<std::size_t>(c.lay.inline_bytes(), n);
+	if (n > head && bank_lent(ch, x, c.lay.data_lines, &proto_engine::try_send))
+		return;
+	const std::vector<std::uint8_t> m = std::move(c.outbox.front().second);
+	c.outbox.pop_front();
+	const std::uint32_t seq = ++c.out_seq;
+	c.delivered_unacked = true;
+	++st_.banked;
+	deliver(ch, x, ctrl::make(kind::message, true, static_cast<std::uint32_t>(n), seq, pipelined_mark), m.data(),
+		head, m.data() + head, n - head);
 }
 
 void proto_engine::post(std::uint32_t ch, std::vector<std::uint8_t> m, double at)

@@ -32,12 +32,22 @@ constexpr double tx_exchange_cycles = 11.6;
 // RX: the frame's row read and its message offered 2 cycles after the MAC's
 // rx_done strobe (the cycle after the last beat).
 constexpr std::uint64_t rx_offer_cycles = 2;
+// A data line's read (a plain grant: the read taken, the line read from the
+// bank's block RAM, the answer registered) or write-back. ASSUMED: no RTL
+// with banks has been measured yet; the control lines' numbers above stay.
+constexpr double data_line_cycles = 3;
 
-eci::engine_config engine_for(coherent::variant v, std::uint32_t channels)
+constexpr std::uint64_t bank_features =
+	map::FEAT_RX_BANKS | map::FEAT_TX_BANKS | std::uint64_t(map::BANK_LINES) << map::FEAT_LINES_SHIFT;
+
+bool data_line(std::uint64_t addr) noexcept { return addr % map::CHANNEL_STRIDE >= 2 * map::LINE_BYTES; }
+
+eci::engine_config engine_for(coherent::variant v, std::uint32_t channels, bool banks)
 {
 	eci::engine_config c;
 	c.v = v;
 	c.channels = channels;
+	c.data_lines = banks ? map::BANK_LINES : 0;
 	c.stride = map::CHANNEL_STRIDE;
 	c.compute_ns = 0;
 	// A poll_rx() that finds no frame returns after the device held its
@@ -54,20 +64,28 @@ std::uint64_t eci_nic_model::cycle_from(double t_ns) noexcept
 
 double eci_nic_model::ns_at(std::uint64_t cycle) noexcept { return static_cast<double>(cycle) * ns_per_cycle; }
 
-eci_nic_model::eci_nic_model(eci::system &sys) : sys_(sys)
+eci_nic_model::eci_nic_model(eci::system &sys, bool banks) : sys_(sys)
 {
 	if (sys.cfg().line_size != map::LINE_BYTES)
 		throw error(errc::invalid_argument,
 			    fmt::format("sim:nic_eci: the NIC's lines are {} bytes, not {}", map::LINE_BYTES,
 					sys.cfg().line_size));
-	rx_ = std::make_unique<eci::proto_engine>(sys, engine_for(coherent::variant::dev_dev, 1));
+	set_banks(banks);
+}
+
+void eci_nic_model::set_banks(bool on)
+{
+	rx_.reset();
+	tx_.reset();
+	rx_ = std::make_unique<eci::proto_engine>(sys_, engine_for(coherent::variant::dev_dev, 1, on));
 	// Channel 1 of the CPU-initiated engine is TX_CHAN (its channel 0 is
 	// RX_CHAN's lines, which route() never hands it).
-	auto tc = engine_for(coherent::variant::cpu_dev, 2);
+	auto tc = engine_for(coherent::variant::cpu_dev, 2, on);
 	tc.handler = [this](const std::uint8_t *req, std::size_t n, std::uint8_t *resp, std::size_t cap) {
 		return transmit(req, n, resp, cap);
 	};
-	tx_ = std::make_unique<eci::proto_engine>(sys, std::move(tc));
+	tx_ = std::make_unique<eci::proto_engine>(sys_, std::move(tc));
+	features_ = on ? bank_features : 0;
 	sys_.attach(this); // the engines attached themselves; the router goes in front
 }
 
@@ -87,6 +105,11 @@ void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool ex
 		ctx.answer(addr, false);
 		return;
 	}
+	if (addr == map::FEATURES.offset) {
+		std::memcpy(ctx.data(addr), &features_, sizeof features_);
+		ctx.answer(addr, false);
+		return;
+	}
 	// The engine sees the read after its pipeline (its victims as well, in
 	// the same order).
 	ctx.at(ctx.now() + pipeline_ns(addr), [this, &ctx, addr, exclusive] { route(addr).on_request(ctx, addr, exclusive); });
@@ -94,6 +117,8 @@ void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool ex
 
 double eci_nic_model::pipeline_ns(std::uint64_t addr) const
 {
+	if (data_line(addr))
+		return data_line_cycles * ns_per_cycle;
 	return (addr < map::TX_CHAN.offset ? rx_exchange_cycles : tx_exchange_cycles) * ns_per_cycle;
 }
 

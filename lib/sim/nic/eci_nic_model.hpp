@@ -13,14 +13,17 @@
 //    the cycle of the last beat at the MAC) is released the cycle after that
 //    beat, so the CPU never holds a stamp of a beat still to come.
 // A third kind of line, CYCLES, is filled with the core-clock counter at
-// every load that reaches the device.
+// every load that reaches the device; FEATURES says whether both channels
+// have data banks (BANK_LINES lines each, the multi-line 5b variant of
+// Documentation/protocols.md "Data banks": a whole message per exchange).
 //
 // Charged: the ECI model's coherence traffic for every exchange (what
 // sim:eci charges), the TX stream's beats, the MAC's store-and-forward and
 // line time (mac_model), RX beats one per cycle, and the module's pipeline
 // as the RTL (fpga/rtl/nic/nic_eci_*.sv) has it: cycles per line exchange
 // in the coherent engine and the RX bridge's offer after the last beat
-// (eci_nic_model.cpp). Left out: any finite RX buffer (the message queue is
+// (eci_nic_model.cpp), and for a data line's read or write-back an ASSUMED
+// pipeline (not yet calibrated against an RTL with banks). Left out: any finite RX buffer (the message queue is
 // unbounded: the model never drops; the RTL holds the MAC when its 240 KiB
 // are full), the RTL's cheaper one-line TX request (about 5 cycles less
 // than a chunk), a cut-through start of the RX message before the frame's
@@ -41,9 +44,22 @@ namespace pioc::sim::nic {
 class eci_nic_model final : public eci::device_engine {
 public:
 	/** Builds both engines on @p sys (128-byte lines) and attaches itself
-	 *  as the system's device side. */
-	explicit eci_nic_model(eci::system &sys);
+	 *  as the system's device side. @p banks: both channels with BANK_LINES
+	 *  data lines per bank, FEATURES = FEAT_RX_BANKS | FEAT_TX_BANKS |
+	 *  BANK_LINES << FEAT_LINES_SHIFT; without, FEATURES = 0 and every
+	 *  message moves line by line (the images before the banks). */
+	explicit eci_nic_model(eci::system &sys, bool banks = true);
 	~eci_nic_model() override;
+
+	/** Builds both engines again, with or without banks (tests of both
+	 *  modes on one opened device): before a driver opens, as the engines'
+	 *  state starts afresh. */
+	void set_banks(bool on);
+	/** The FEATURES word this image answers. */
+	std::uint64_t features() const noexcept { return features_; }
+	/** For tests: an image whose FEATURES line says @p word whatever its
+	 *  engines do (the driver must refuse an inconsistent one). */
+	void set_features_word(std::uint64_t word) noexcept { features_ = word; }
 
 	void on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool exclusive) override;
 	void on_victim(eci::engine_ctx &ctx, std::uint64_t addr, bool dirty) override;
@@ -53,6 +69,7 @@ public:
 	 *  receiver must resync; queued frames stay). */
 	void restart_rx() { rx_->restart(); }
 	const eci::engine_stats &rx_stats() const noexcept { return rx_->stats(); }
+	const eci::engine_stats &tx_stats() const noexcept { return tx_->stats(); }
 	const mac_model &mac() const noexcept { return mac_; }
 
 	/** The first core cycle starting at or after @p t_ns. */
@@ -68,6 +85,7 @@ private:
 	eci::system &sys_;
 	mac_model mac_;
 	std::uint64_t tx_free_ = 0; ///< first cycle the TX stream is free
+	std::uint64_t features_ = 0;
 	std::unique_ptr<eci::proto_engine> rx_, tx_;
 };
 

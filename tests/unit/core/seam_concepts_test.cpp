@@ -60,6 +60,7 @@ struct policy_with_integer_clock {
 	void load_bytes(std::uint64_t, void *, std::size_t) const noexcept {}
 	void store_bytes(std::uint64_t, const void *, std::size_t) const noexcept {}
 	void load_lines(const std::uint64_t *, std::size_t) const noexcept {}
+	void claim_lines(const std::uint64_t *, std::size_t) const noexcept {}
 	std::uint64_t load_acquire(std::uint64_t) const noexcept { return 0; }
 	void store_release(std::uint64_t, std::uint64_t) const noexcept {}
 	void store_load() const noexcept {}

@@ -47,8 +47,9 @@ TEST_CASE("a serial Fig. 5a exchange does not wait for the directory")
 TEST_CASE("a pipelined 16 KiB call is bounded by what one directory slice can serve")
 {
 	sim::eci::config c;
-	// Every request reclaims the 128 lines of one data bank; a bank's lines
-	// are two line indices apart, so all of them fall in one slice.
+	// Every 16 KiB request takes back the 128 lines of one data bank (the
+	// CPU stored into all of them: all lent); a bank's lines are two line
+	// indices apart, so all of them fall in one slice.
 	const double floor = 128 * c.dir_occupancy_ns;
 	double with = call_ns(c, true, 16384), without = call_ns(unlimited(), true, 16384);
 	INFO("pipelined 16 KiB: " << with << " ns with occupancy, " << without << " ns without");

@@ -48,6 +48,7 @@ public:
 			rec(op::load_data, offs[i]);
 		L_.load_lines(offs, n);
 	}
+	void claim_lines(const std::uint64_t *offs, std::size_t n) const { L_.claim_lines(offs, n); } // a hint: no order
 	std::uint64_t load_acquire(std::uint64_t off) const { return rec(op::load_acquire, off), L_.load_acquire(off); }
 	void store_release(std::uint64_t off, std::uint64_t v) const { rec(op::store_release, off), L_.store_release(off, v); }
 	void store_load() const { rec(op::full, 0), L_.store_load(); }
