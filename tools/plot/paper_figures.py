@@ -192,9 +192,11 @@ def fig7(run):
              "header, so the step comes at 128 B, not after it) and linear after; PCIe PIO grows with "
              "every 16-byte read. Disagrees: the model's PCIe PIO never beats ECI, even at 8 B, and its "
              "XDMA charges no CPU time for descriptors, so unpipelined ECI loses to it from 128 B "
-             "instead of 8 KiB; pipelined lines lose too: every call reclaims a whole 128-line bank through one "
-             "directory slice, and the model's directory serves one message per 65 ns per slice (an "
-             "assumption, Documentation/protocols.md, calibration).")
+             "instead of 8 KiB. Pipelined lines (data banks: one exchange per call, the engine takes back "
+             "only the lines it lent) cost one exchange up to 120 B and about 2.3 us per KiB after: each "
+             "data line is claimed and taken back through one directory slice (a bank's lines share it), "
+             "and the model's directory serves one message per 65 ns per slice (an assumption, "
+             "Documentation/protocols.md, calibration).")
     return fig
 
 
