@@ -10,6 +10,10 @@
 // Checked: every frame once, in order, byte-exact; the RX header is the
 // MAC's RX stamp, which the MAC model (lib/sim/nic/mac_model) predicts from
 // the TX stamp cycle for cycle; the CYCLES line follows the core clock.
+// With the image's rx_banks pin set ([banks]), the receiver reads FEATURES
+// and takes each message whole (chunk 0x7ff): the control line, then the
+// data lines of the answered line's bank, all loads in flight at once; an
+// adversary reads and drops data lines at random moments.
 #include "dc_cpu.hpp"
 #include "nic_eci_rtl.hpp"
 #include "pioc/coherent/proto.hpp"
@@ -43,9 +47,20 @@ struct host {
 	dc_cpu m{e};
 	channel rx{m, rx_ch}, tx{m, tx_ch};
 	std::uint32_t msg = 0, acks = 0; ///< last message number taken, ACK words written
+	std::uint64_t features = 0;      ///< the FEATURES line, read at open as the driver does
+	bool banks = false;              ///< RX messages come whole (FEAT_RX_BANKS)
+	std::uint64_t signal_cycles = 0; ///< the last receive: cycles from the signal's load to its answer
 
 	host(nic_eci_ports &eng, std::uint32_t session) : e(eng)
 	{
+		m.evict(N::FEATURES.offset);
+		const line fl = m.load(N::FEATURES.offset);
+		std::memcpy(&features, fl.data(), 8);
+		banks = (features & N::FEAT_RX_BANKS) != 0;
+		// the data lines: read at any moment (speculation), never held
+		m.read_may_cross_lci = [](std::uint64_t a) {
+			return a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES && a / N::CHANNEL_STRIDE == rx_ch;
+		};
 		tx.open(session);
 		rx.open(session + 1000);
 		msg = session + 1000;
@@ -72,8 +87,53 @@ struct host {
 		return stamp;
 	}
 
+	std::vector<std::uint8_t> receive() { return banks ? receive_whole() : receive_chunks(); }
+
+	/** The ACK word into the answered line, then the load of the other one
+	 *  (the signal), timed. */
+	line signal()
+	{
+		line r{};
+		const std::uint64_t w = ctrl::make(kind::ack, true, 0, ++acks).w;
+		std::memcpy(r.data(), &w, 8);
+		m.store(rx.addr(1 - rx.par), r);
+		const std::uint64_t t0 = e.cycle();
+		line d = rx.await();
+		signal_cycles = e.cycle() - t0;
+		return d;
+	}
+
+	/** Fig. 5b with data banks: the next message whole, its first 120 bytes
+	 *  in the answered line x, the rest in bank x's data lines. */
+	std::vector<std::uint8_t> receive_whole()
+	{
+		const std::uint32_t want = msg + 1;
+		line d = signal();
+		const unsigned x = rx.par ^ 1; // the line that answered
+		ctrl w{word0(d)};
+		INFO("message " << want << " word " << std::hex << w.w);
+		REQUIRE(w.valid());
+		REQUIRE(w.k() == kind::message);
+		REQUIRE(w.seq() == want);
+		REQUIRE(w.chunk() == pioc::coherent::pipelined_chunk);
+		REQUIRE(w.last());
+		REQUIRE(w.len() <= chunk + N::BANK_LINES * N::LINE_BYTES);
+		std::vector<std::uint8_t> out(d.begin() + pioc::coherent::ctrl_bytes,
+					      d.begin() + pioc::coherent::ctrl_bytes + std::min<std::size_t>(w.len(), chunk));
+		std::vector<std::uint64_t> addrs;
+		for (std::size_t j = chunk; j < w.len(); j += N::LINE_BYTES)
+			addrs.push_back(nic_eci_ports::data_line_addr(rx_ch, x, std::uint32_t((j - chunk) / N::LINE_BYTES)));
+		const std::vector<line> dl = m.load_lines(addrs);
+		for (std::size_t i = 0; i < dl.size(); ++i) {
+			const std::size_t n = std::min<std::size_t>(N::LINE_BYTES, w.len() - chunk - i * N::LINE_BYTES);
+			out.insert(out.end(), dl[i].begin(), dl[i].begin() + n);
+		}
+		msg = want;
+		return out;
+	}
+
 	/** Fig. 5b: the next message, chunk by chunk (RX_HDR + frame). */
-	std::vector<std::uint8_t> receive()
+	std::vector<std::uint8_t> receive_chunks()
 	{
 		std::vector<std::uint8_t> out;
 		const std::uint32_t want = msg + 1;
@@ -122,7 +182,21 @@ void check_message(const std::vector<std::uint8_t> &got, const std::vector<std::
 	std::uint64_t rx_stamp;
 	std::memcpy(&rx_stamp, got.data(), 8);
 	CHECK(rx_stamp == rx_expected);
-	REQUIRE(std::memcmp(got.data() + N::RX_HDR, sent.data(), sent.size()) == 0);
+	std::size_t first = 0;
+	while (first < sent.size() && got[N::RX_HDR + first] == sent[first])
+		++first;
+	INFO("first message byte that differs: " << N::RX_HDR + first);
+	static std::vector<std::vector<std::uint8_t>> earlier;
+	earlier.push_back(sent);
+	if (getenv("COH_DEBUG") && first < sent.size()) {
+		// where the bytes found there come from
+		for (std::size_t f = 0; f < earlier.size(); ++f)
+			for (std::size_t o = 0; o + 8 <= earlier[f].size(); ++o)
+				if (std::memcmp(earlier[f].data() + o, got.data() + N::RX_HDR + first, 8) == 0)
+					printf("  bytes at frame offset %zu are frame %zu's bytes at %zu (of %zu)\n", first,
+					       f, o, earlier.size());
+	}
+	REQUIRE(first == sent.size());
 }
 
 std::size_t random_len(std::mt19937_64 &rng)
@@ -280,5 +354,203 @@ TEST_CASE("nic_eci_top: an RX poll without a frame is answered not ready; the CY
 	const std::uint64_t c1 = h.cycles();
 	CHECK(c1 > c0 + N::NOT_READY_CYCLES);
 	CHECK(c1 - c0 <= e.cycle() - t0 + 200);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+// ---- data banks (rx_banks pin set: FEAT_RX_BANKS)
+
+namespace {
+
+constexpr std::uint64_t bank_features = N::FEAT_RX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT;
+
+/** Frame sizes at every edge of the banked packing: message n = RX_HDR + f
+ *  bytes, 120 in the control line, then 128 per data line. */
+std::vector<std::size_t> edge_sizes()
+{
+	std::vector<std::size_t> v{N::MIN_FRAME, 64, chunk - N::RX_HDR, chunk - N::RX_HDR + 1};
+	for (std::size_t k : {1u, 2u, 7u, 40u, 73u, 74u})
+		for (int d : {-1, 0, 1})
+			v.push_back(chunk + k * N::LINE_BYTES - N::RX_HDR + d);
+	v.push_back(N::MTU - 1);
+	v.push_back(N::MTU);
+	return v;
+}
+
+bool is_data_line(std::uint64_t a)
+{
+	return a / N::CHANNEL_STRIDE == rx_ch && a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES;
+}
+
+/** Data-line LCIs the CPU saw, and its reads of data lines. */
+unsigned data_lcis(const dc_cpu &m)
+{
+	unsigned n = 0;
+	for (auto &[a, c] : m.lci_at)
+		n += is_data_line(a) ? c : 0;
+	return n;
+}
+unsigned data_reads(const dc_cpu &m)
+{
+	unsigned n = 0;
+	for (auto &[a, c] : m.read_at)
+		n += is_data_line(a) ? c : 0;
+	return n;
+}
+
+/** The CPU as an adversary: every cycle with probability @p pct percent it
+ *  reads a random data line of the RX channel (a prefetch, a speculative
+ *  load: the line stays in its cache) or drops a cached one. */
+void adversary(host &h, std::mt19937_64 &rng, unsigned pct)
+{
+	h.m.on_pump = [&h, &rng, pct] {
+		if (rng() % 100 >= pct)
+			return;
+		const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(rng() % 2), std::uint32_t(rng() % N::BANK_LINES));
+		auto &l = h.m.lines[a];
+		if (rng() % 3 == 0) {
+			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+				l.s = tbdc::st::I; // a clean line is dropped silently
+		} else {
+			h.m.speculate(a);
+		}
+	};
+}
+
+} // namespace
+
+TEST_CASE("nic_eci_top banks: FEATURES says what the pin says; off: messages line by line", "[nic_eci][banks]")
+{
+	nic_eci_ports off({2, 0});
+	host h(off, 9);
+	CHECK(h.features == 0);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(2);
+	const auto f = frame(rng, 700);
+	check_message(h.receive(), f, mac.transmit(h.send(f), f.size()).rx_stamp); // receive_chunks
+	nic_eci_ports on({2, 0, true});
+	host g(on, 9);
+	CHECK(g.features == bank_features);
+	REQUIRE(off.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: every packing edge and size class, in order, byte-exact, random stalls",
+	  "[nic_eci][banks]")
+{
+	for (unsigned stall : {0u, 30u}) {
+		nic_eci_ports e({17 + stall, stall, true});
+		host h(e, 300);
+		REQUIRE(h.banks);
+		pioc::sim::nic::mac_model mac;
+		std::mt19937_64 rng(31 + stall);
+		std::vector<std::size_t> sizes = edge_sizes();
+		for (int i = 0; i < 16; ++i)
+			sizes.push_back(random_len(rng));
+		for (std::size_t i = 0; i < sizes.size(); ++i) {
+			const auto f = frame(rng, sizes[i]);
+			INFO("stall " << stall << " frame " << i << " of " << f.size() << " bytes");
+			const std::uint64_t tx = h.send(f);
+			REQUIRE((tx & N::TX_DROPPED) == 0);
+			check_message(h.receive(), f, mac.transmit(tx, f.size()).rx_stamp);
+		}
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: bursts, and more frames than the RX queue holds", "[nic_eci][banks]")
+{
+	nic_eci_ports e({23, 20, true});
+	host h(e, 70);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(23);
+	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
+	for (int round = 0; round < 4; ++round) {
+		const int burst = 1 + int(rng() % 12);
+		for (int i = 0; i < burst; ++i) {
+			auto f = frame(rng, round % 2 ? random_len(rng) : random_len(rng) / 8 + N::MIN_FRAME);
+			const std::uint64_t tx = h.send(f);
+			REQUIRE((tx & N::TX_DROPPED) == 0);
+			sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
+		}
+		while (!sent.empty()) {
+			INFO("round " << round << ", " << sent.size() << " left");
+			check_message(h.receive(), sent.front().first, sent.front().second);
+			sent.pop_front();
+		}
+	}
+	// 44 short frames before any is read: the MAC is held, none dropped
+	std::vector<std::vector<std::uint8_t>> held;
+	for (int i = 0; i < 44; ++i) {
+		held.push_back(frame(rng, N::MIN_FRAME + rng() % 60));
+		REQUIRE((h.send(held.back()) & N::TX_DROPPED) == 0);
+	}
+	e.step(2000);
+	for (std::size_t i = 0; i < held.size(); ++i) {
+		INFO("held frame " << i);
+		const auto got = h.receive();
+		REQUIRE(got.size() == N::RX_HDR + held[i].size());
+		REQUIRE(std::memcmp(got.data() + N::RX_HDR, held[i].data(), held[i].size()) == 0);
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: the CPU reads data lines at any moment; shorter after longer on a bank",
+	  "[nic_eci][banks]")
+{
+	for (unsigned pct : {2u, 20u}) {
+		nic_eci_ports e({41 + pct, 15, true});
+		host h(e, 500);
+		pioc::sim::nic::mac_model mac;
+		std::mt19937_64 rng(41 + pct), adv(pct);
+		adversary(h, adv, pct);
+		// long, long, then shorter and shorter: every bank's next message
+		// uses fewer lines than its last, over lines the CPU still holds
+		std::vector<std::size_t> sizes{N::MTU, N::MTU - 1, 5000, 4999, 1000, 999, 300, 249, N::MIN_FRAME, 64};
+		for (int i = 0; i < 12; ++i)
+			sizes.push_back(random_len(rng));
+		for (std::size_t i = 0; i < sizes.size(); ++i) {
+			const auto f = frame(rng, sizes[i]);
+			INFO("adversary " << pct << "% frame " << i << " of " << f.size() << " bytes");
+			const std::uint64_t tx = h.send(f);
+			REQUIRE((tx & N::TX_DROPPED) == 0);
+			check_message(h.receive(), f, mac.transmit(tx, f.size()).rx_stamp);
+		}
+		// frames waiting in the RX buffer while the adversary reads
+		std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
+		for (int i = 0; i < 6; ++i) {
+			auto f = frame(rng, i % 2 ? N::MTU - 7 * i : N::MIN_FRAME + 50 * i);
+			const std::uint64_t tx = h.send(f);
+			sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
+		}
+		while (!sent.empty()) {
+			check_message(h.receive(), sent.front().first, sent.front().second);
+			sent.pop_front();
+		}
+		h.m.on_pump = nullptr;
+		CHECK(data_lcis(h.m) > 0);
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: a 64-byte frame costs no data-line traffic", "[nic_eci][banks]")
+{
+	nic_eci_ports e({5, 10, true});
+	host h(e, 60);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(6);
+	// after a reset every data line counts as lent: the first message on
+	// each bank takes them all back once
+	auto one = [&] {
+		const auto f = frame(rng, 64);
+		const std::uint64_t rx = mac.transmit(h.send(f), f.size()).rx_stamp;
+		check_message(h.receive(), f, rx);
+	};
+	one();
+	one();
+	CHECK(data_lcis(h.m) == 2 * N::BANK_LINES);
+	const unsigned lci0 = data_lcis(h.m), reads0 = data_reads(h.m);
+	for (int i = 0; i < 20; ++i)
+		one();
+	CHECK(data_lcis(h.m) == lci0);
+	CHECK(data_reads(h.m) == reads0);
 	REQUIRE(e.protocol_errors().empty());
 }

@@ -35,6 +35,9 @@ public:
 	struct options {
 		unsigned stall_percent = 0; ///< random idle/backpressure on the image's DC ports
 		std::uint64_t seed = 1;
+		/** The image's rx_banks pin (nic_eci_ports::options): off until
+		 *  the driver that reads FEATURES uses the data banks. */
+		bool rx_banks = false;
 	};
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the
 	 *  simulated CPU has 128-byte lines, the window fits the device-homed
