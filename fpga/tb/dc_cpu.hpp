@@ -70,6 +70,7 @@ template <class E> struct dc_cpu_t {
 	{
 		if (getenv("COH_DEBUG"))
 			printf("  @%lu read %#lx excl %d locked %d\n", (unsigned long)e.cycle(), (unsigned long)a, excl, lines[a].locked);
+		REQUIRE(rd_pending.size() < 64);
 		std::uint32_t id = next_id++ % 64;
 		while (rd_pending.count(id))   // the DC's read ids: 64, one per read in flight
 			id = next_id++ % 64;
@@ -193,7 +194,7 @@ template <class E> struct dc_cpu_t {
 	 *  not cached and not being read. */
 	void speculate(std::uint64_t a)
 	{
-		if (lines[a].s != st::I)
+		if (lines[a].s != st::I || rd_pending.size() >= 48)   // leaves read ids for the CPU's own loads
 			return;
 		for (auto &r : rd_pending)
 			if (r.second == a)
@@ -213,7 +214,7 @@ template <class E> struct dc_cpu_t {
 		std::vector<std::uint32_t> ids(addrs.size());
 		std::size_t issued = 0, done = 0;
 		while (done < addrs.size()) {
-			while (issued < addrs.size() && issued - done < 60) {
+			while (issued < addrs.size() && (issued == done || rd_pending.size() < 60)) {
 				ids[issued] = start_load(addrs[issued]);
 				++issued;
 			}

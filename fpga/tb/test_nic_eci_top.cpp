@@ -22,8 +22,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <map>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -50,6 +54,9 @@ struct host {
 	std::uint64_t features = 0;      ///< the FEATURES line, read at open as the driver does
 	bool banks = false;              ///< RX messages come whole (FEAT_RX_BANKS)
 	std::uint64_t signal_cycles = 0; ///< the last receive: cycles from the signal's load to its answer
+	/** Called with the line the signal loads (the answer's bank) before
+	 *  its load is issued. */
+	std::function<void(unsigned)> on_signal;
 
 	host(nic_eci_ports &eng, std::uint32_t session) : e(eng)
 	{
@@ -97,6 +104,8 @@ struct host {
 		const std::uint64_t w = ctrl::make(kind::ack, true, 0, ++acks).w;
 		std::memcpy(r.data(), &w, 8);
 		m.store(rx.addr(1 - rx.par), r);
+		if (on_signal)
+			on_signal(rx.par);
 		const std::uint64_t t0 = e.cycle();
 		line d = rx.await();
 		signal_cycles = e.cycle() - t0;
@@ -416,7 +425,68 @@ void adversary(host &h, std::mt19937_64 &rng, unsigned pct)
 	};
 }
 
+/** The CPU racing the delivery: at each signal, a random number of cycles
+ *  after its load, it drops the data lines of the bank the answer comes in
+ *  and reads them all again, in a random order, so that they reach the
+ *  device while it takes the bank back and writes it (reads crossing the
+ *  LCI of their line, reads of a line before the device wrote it). */
+void racer(host &h, std::mt19937_64 &rng)
+{
+	struct state { int bank = -1; unsigned wait = 0; };
+	auto st = std::make_shared<state>();
+	h.on_signal = [st, &rng](unsigned x) {
+		st->bank = int(x);
+		st->wait = unsigned(rng() % 48);
+	};
+	h.m.on_pump = [&h, &rng, st] {
+		if (st->bank < 0 || st->wait-- > 0)
+			return;
+		std::vector<std::uint32_t> order(N::BANK_LINES);
+		for (std::uint32_t i = 0; i < order.size(); ++i)
+			order[i] = i;
+		std::shuffle(order.begin(), order.end(), rng);
+		order.resize(30);
+		for (std::uint32_t i : order) {
+			const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(st->bank), i);
+			auto &l = h.m.lines[a];
+			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+				l.s = tbdc::st::I;
+			h.m.speculate(a);
+		}
+		st->bank = -1;
+	};
+}
+
 } // namespace
+
+TEST_CASE("nic_eci_top banks: the CPU reads a bank's lines while the device takes it back and fills it",
+	  "[nic_eci][banks]")
+{
+	for (unsigned stall : {0u, 25u}) {
+		nic_eci_ports e({61 + stall, stall, true});
+		host h(e, 800);
+		pioc::sim::nic::mac_model mac;
+		std::mt19937_64 rng(61 + stall), race(stall);
+		racer(h, race);
+		for (int i = 0; i < 40; ++i) {
+			// frames waiting in the RX buffer: the delivery starts at the signal
+			std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
+			for (int j = 0; j < 2; ++j) {
+				auto f = frame(rng, N::MTU - (rng() % 2) * (rng() % 5000));
+				const std::uint64_t tx = h.send(f);
+				sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
+			}
+			e.step(3000);
+			while (!sent.empty()) {
+				INFO("stall " << stall << " round " << i << " frame of " << sent.front().first.size() << " bytes");
+				check_message(h.receive(), sent.front().first, sent.front().second);
+				sent.pop_front();
+			}
+		}
+		h.m.on_pump = nullptr;
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
 
 TEST_CASE("nic_eci_top banks: FEATURES says what the pin says; off: messages line by line", "[nic_eci][banks]")
 {
@@ -552,5 +622,57 @@ TEST_CASE("nic_eci_top banks: a 64-byte frame costs no data-line traffic", "[nic
 		one();
 	CHECK(data_lcis(h.m) == lci0);
 	CHECK(data_reads(h.m) == reads0);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: cycles from the signal to the answer, and per data line", "[nic_eci][banks]")
+{
+	// No stalls; the frame waits in the RX buffer when the signal comes, so
+	// the cycles are the engine's: take the other control line back, consume
+	// the ACK, copy the message into the bank (a chunk a cycle), take back
+	// the bank's lent lines, answer. Printed for Documentation/nic.md (the
+	// model, lib/sim/eci, is calibrated to them).
+	nic_eci_ports e({71, 0, true});
+	host h(e, 900);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(71);
+	auto timed = [&](std::size_t n) {
+		const auto f = frame(rng, n);
+		const std::uint64_t rx = mac.transmit(h.send(f), f.size()).rx_stamp;
+		e.step(2000);
+		const std::uint64_t lci0 = h.m.lci;
+		check_message(h.receive(), f, rx);
+		return std::pair{h.signal_cycles, h.m.lci - lci0};
+	};
+	// each size twice per bank: the second use of a bank takes back the lines the first lent
+	std::map<std::size_t, std::uint64_t> sig;
+	const std::size_t sizes[] = {N::MIN_FRAME, chunk + N::LINE_BYTES - N::RX_HDR, N::MTU};
+	for (std::size_t n : sizes)
+		for (int i = 0; i < 4; ++i) {
+			const auto [cyc, lcis] = timed(n);
+			if (i >= 2)
+				sig[n] = cyc; // steady state
+			INFO(n << "-byte frame: " << cyc << " cycles, " << lcis << " LCIs");
+			CHECK(cyc < N::NOT_READY_CYCLES);
+		}
+	// a data line read on its own, and 75 with all in flight
+	const std::uint64_t a = nic_eci_ports::data_line_addr(rx_ch, 0, 3);
+	h.m.lines[a].s = tbdc::st::I;
+	std::uint64_t t0 = e.cycle();
+	h.m.load(a);
+	const std::uint64_t one = e.cycle() - t0;
+	std::vector<std::uint64_t> all;
+	for (std::uint32_t i = 0; i < N::BANK_LINES; ++i) {
+		all.push_back(nic_eci_ports::data_line_addr(rx_ch, 1, i));
+		h.m.lines[all.back()].s = tbdc::st::I;
+	}
+	t0 = e.cycle();
+	h.m.load_lines(all);
+	const std::uint64_t many = e.cycle() - t0;
+	printf("SIMULATED nic_eci_top (RTL cycles at %g MHz, no stalls): signal to answer %lu (0 data lines), "
+	       "%lu (1), %lu (75, MTU); a data line read %lu; 75 in flight %lu (%.2f per line)\n",
+	       double(N::clock_mhz), (unsigned long)sig[sizes[0]], (unsigned long)sig[sizes[1]],
+	       (unsigned long)sig[sizes[2]], (unsigned long)one, (unsigned long)many, double(many) / N::BANK_LINES);
+	CHECK(sig[sizes[0]] < sig[sizes[2]]);
 	REQUIRE(e.protocol_errors().empty());
 }

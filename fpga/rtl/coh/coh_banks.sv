@@ -49,7 +49,7 @@ module coh_banks #(
     input  logic [IW-1:0] rd_idx,
     output logic [1023:0] rd_q,
     // take-back of lent lines
-    input  logic          lci_ok,        // no data line's answer waits in the engine's output, no UL
+    input  logic          lci_ok,        // no data line's answer on its way out (nor a read taken now), no UL
     output logic          lci_valid,
     output logic [IW-1:0] lci_idx,
     input  logic          lci_take,

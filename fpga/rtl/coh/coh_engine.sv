@@ -562,7 +562,9 @@ module coh_engine #(
             .chunk(bk_chunk), .c_last(dmsg_last), .c_valid(dmsg_rvalid), .c_k(dmsg_rchunk), .c_data(dmsg_data),
             .c_total(dmsg_total),
             .rd(rd_take && rd_bank), .rd_idx(BIW'(rd_b)), .rd_q(bk_q),
-            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid), .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
+            // an LCI never overtakes the answer of a read of its line
+            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && rd_bank)),
+            .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
             .lci_take(bk_lci_go), .lcia(lclrsp_valid && lr_b >= 0), .lcia_idx(BIW'(lr_b)),
             .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy));
     end else begin : g_no_banks
