@@ -676,3 +676,64 @@ TEST_CASE("nic_eci_top banks: cycles from the signal to the answer, and per data
 	CHECK(sig[sizes[0]] < sig[sizes[2]]);
 	REQUIRE(e.protocol_errors().empty());
 }
+
+TEST_CASE("nic_eci_top banks: a read of a data line crosses the device's take-back of it", "[nic_eci][banks]")
+{
+	// Only a high line of the bank is lent (a speculative read after a short
+	// message); the next message is an MTU frame, so that line's LCI goes
+	// out at once while its row is written last. At the signal the CPU drops
+	// the line and reads it again a few cycles later: the read reaches the
+	// device while the LCI is out, is answered with the old row, and the
+	// line must be taken back once more before the answer.
+	for (unsigned stall : {0u, 20u}) {
+		nic_eci_ports e({81 + stall, stall, true});
+		host h(e, 1200);
+		pioc::sim::nic::mac_model mac;
+		std::mt19937_64 rng(81 + stall);
+		constexpr std::uint32_t high = N::BANK_LINES - 3;
+		struct shot { int bank = -1; unsigned wait = 0; };
+		auto sh = std::make_shared<shot>();
+		h.on_signal = [sh, &rng](unsigned x) {
+			sh->bank = int(x);
+			sh->wait = unsigned(rng() % 24);
+		};
+		h.m.on_pump = [&h, sh] {
+			if (sh->bank < 0 || sh->wait-- > 0)
+				return;
+			const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(sh->bank), high);
+			auto &l = h.m.lines[a];
+			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+				l.s = tbdc::st::I;
+			h.m.speculate(a);
+			sh->bank = -1;
+		};
+		auto take = [&](std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> &q) {
+			while (!q.empty()) {
+				check_message(h.receive(), q.front().first, q.front().second);
+				q.pop_front();
+			}
+		};
+		for (int round = 0; round < 40; ++round) {
+			INFO("stall " << stall << " round " << round);
+			std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> q;
+			for (std::size_t n : {std::size_t(200), std::size_t(200)}) {
+				auto f = frame(rng, n);
+				const std::uint64_t tx = h.send(f);
+				q.emplace_back(std::move(f), mac.transmit(tx, n).rx_stamp);
+			}
+			take(q);
+			// both banks: the high line lent, in the CPU's cache
+			for (unsigned b : {0u, 1u})
+				h.m.load(nic_eci_ports::data_line_addr(rx_ch, b, high));
+			for (int i = 0; i < 2; ++i) {
+				auto f = frame(rng, N::MTU);
+				const std::uint64_t tx = h.send(f);
+				q.emplace_back(std::move(f), mac.transmit(tx, N::MTU).rx_stamp);
+			}
+			e.step(3000);
+			take(q);
+		}
+		h.m.on_pump = nullptr;
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
