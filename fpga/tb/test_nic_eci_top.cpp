@@ -372,6 +372,29 @@ namespace {
 
 constexpr std::uint64_t bank_features = N::FEAT_RX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT;
 
+/** Frames sent and not received yet, with the RX stamps the MAC model
+ *  (one per test: it keeps the MAC's store) predicts for them. */
+struct in_flight {
+	pioc::sim::nic::mac_model mac;
+	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> q;
+
+	void send(host &h, std::vector<std::uint8_t> f)
+	{
+		const std::uint64_t tx = h.send(f);
+		REQUIRE((tx & N::TX_DROPPED) == 0);
+		const std::uint64_t rx = mac.transmit(tx, f.size()).rx_stamp;
+		q.emplace_back(std::move(f), rx);
+	}
+	/** Receives every frame queued: each once, in order, byte-exact, stamped as predicted. */
+	void receive_all(host &h)
+	{
+		for (; !q.empty(); q.pop_front()) {
+			INFO(q.size() << " frames queued, the next of " << q.front().first.size() << " bytes");
+			check_message(h.receive(), q.front().first, q.front().second);
+		}
+	}
+};
+
 /** Frame sizes at every edge of the banked packing: message n = RX_HDR + f
  *  bytes, 120 in the control line, then 128 per data line. */
 std::vector<std::size_t> edge_sizes()
@@ -425,6 +448,16 @@ void adversary(host &h, std::mt19937_64 &rng, unsigned pct)
 	};
 }
 
+/** The CPU drops its copy of data line @p a (clean: silently, the device
+ *  still counts it lent) and reads it again on its own. */
+void reread(host &h, std::uint64_t a)
+{
+	auto &l = h.m.lines[a];
+	if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+		l.s = tbdc::st::I;
+	h.m.speculate(a);
+}
+
 /** The CPU racing the delivery: at each signal, a random number of cycles
  *  after its load, it drops the data lines of the bank the answer comes in
  *  and reads them all again, in a random order, so that they reach the
@@ -447,11 +480,7 @@ void racer(host &h, std::mt19937_64 &rng)
 		std::shuffle(order.begin(), order.end(), rng);
 		order.resize(30);
 		for (std::uint32_t i : order) {
-			const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(st->bank), i);
-			auto &l = h.m.lines[a];
-			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
-				l.s = tbdc::st::I;
-			h.m.speculate(a);
+			reread(h, nic_eci_ports::data_line_addr(rx_ch, unsigned(st->bank), i));
 		}
 		st->bank = -1;
 	};
@@ -465,23 +494,16 @@ TEST_CASE("nic_eci_top banks: the CPU reads a bank's lines while the device take
 	for (unsigned stall : {0u, 25u}) {
 		nic_eci_ports e({61 + stall, stall, true});
 		host h(e, 800);
-		pioc::sim::nic::mac_model mac;
+		in_flight fl;
 		std::mt19937_64 rng(61 + stall), race(stall);
 		racer(h, race);
 		for (int i = 0; i < 40; ++i) {
+			INFO("stall " << stall << " round " << i);
 			// frames waiting in the RX buffer: the delivery starts at the signal
-			std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
-			for (int j = 0; j < 2; ++j) {
-				auto f = frame(rng, N::MTU - (rng() % 2) * (rng() % 5000));
-				const std::uint64_t tx = h.send(f);
-				sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
-			}
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, N::MTU - (rng() % 2) * (rng() % 5000)));
 			e.step(3000);
-			while (!sent.empty()) {
-				INFO("stall " << stall << " round " << i << " frame of " << sent.front().first.size() << " bytes");
-				check_message(h.receive(), sent.front().first, sent.front().second);
-				sent.pop_front();
-			}
+			fl.receive_all(h);
 		}
 		h.m.on_pump = nullptr;
 		REQUIRE(e.protocol_errors().empty());
@@ -510,17 +532,15 @@ TEST_CASE("nic_eci_top banks: every packing edge and size class, in order, byte-
 		nic_eci_ports e({17 + stall, stall, true});
 		host h(e, 300);
 		REQUIRE(h.banks);
-		pioc::sim::nic::mac_model mac;
+		in_flight fl;
 		std::mt19937_64 rng(31 + stall);
 		std::vector<std::size_t> sizes = edge_sizes();
 		for (int i = 0; i < 16; ++i)
 			sizes.push_back(random_len(rng));
 		for (std::size_t i = 0; i < sizes.size(); ++i) {
-			const auto f = frame(rng, sizes[i]);
-			INFO("stall " << stall << " frame " << i << " of " << f.size() << " bytes");
-			const std::uint64_t tx = h.send(f);
-			REQUIRE((tx & N::TX_DROPPED) == 0);
-			check_message(h.receive(), f, mac.transmit(tx, f.size()).rx_stamp);
+			INFO("stall " << stall << " frame " << i);
+			fl.send(h, frame(rng, sizes[i]));
+			fl.receive_all(h);
 		}
 		REQUIRE(e.protocol_errors().empty());
 	}
@@ -530,22 +550,14 @@ TEST_CASE("nic_eci_top banks: bursts, and more frames than the RX queue holds", 
 {
 	nic_eci_ports e({23, 20, true});
 	host h(e, 70);
-	pioc::sim::nic::mac_model mac;
+	in_flight fl;
 	std::mt19937_64 rng(23);
-	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
 	for (int round = 0; round < 4; ++round) {
+		INFO("round " << round);
 		const int burst = 1 + int(rng() % 12);
-		for (int i = 0; i < burst; ++i) {
-			auto f = frame(rng, round % 2 ? random_len(rng) : random_len(rng) / 8 + N::MIN_FRAME);
-			const std::uint64_t tx = h.send(f);
-			REQUIRE((tx & N::TX_DROPPED) == 0);
-			sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
-		}
-		while (!sent.empty()) {
-			INFO("round " << round << ", " << sent.size() << " left");
-			check_message(h.receive(), sent.front().first, sent.front().second);
-			sent.pop_front();
-		}
+		for (int i = 0; i < burst; ++i)
+			fl.send(h, frame(rng, round % 2 ? random_len(rng) : random_len(rng) / 8 + N::MIN_FRAME));
+		fl.receive_all(h);
 	}
 	// 44 short frames before any is read: the MAC is held, none dropped
 	std::vector<std::vector<std::uint8_t>> held;
@@ -569,7 +581,7 @@ TEST_CASE("nic_eci_top banks: the CPU reads data lines at any moment; shorter af
 	for (unsigned pct : {2u, 20u}) {
 		nic_eci_ports e({41 + pct, 15, true});
 		host h(e, 500);
-		pioc::sim::nic::mac_model mac;
+		in_flight fl;
 		std::mt19937_64 rng(41 + pct), adv(pct);
 		adversary(h, adv, pct);
 		// long, long, then shorter and shorter: every bank's next message
@@ -578,23 +590,14 @@ TEST_CASE("nic_eci_top banks: the CPU reads data lines at any moment; shorter af
 		for (int i = 0; i < 12; ++i)
 			sizes.push_back(random_len(rng));
 		for (std::size_t i = 0; i < sizes.size(); ++i) {
-			const auto f = frame(rng, sizes[i]);
-			INFO("adversary " << pct << "% frame " << i << " of " << f.size() << " bytes");
-			const std::uint64_t tx = h.send(f);
-			REQUIRE((tx & N::TX_DROPPED) == 0);
-			check_message(h.receive(), f, mac.transmit(tx, f.size()).rx_stamp);
+			INFO("adversary " << pct << "% frame " << i);
+			fl.send(h, frame(rng, sizes[i]));
+			fl.receive_all(h);
 		}
 		// frames waiting in the RX buffer while the adversary reads
-		std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> sent;
-		for (int i = 0; i < 6; ++i) {
-			auto f = frame(rng, i % 2 ? N::MTU - 7 * i : N::MIN_FRAME + 50 * i);
-			const std::uint64_t tx = h.send(f);
-			sent.emplace_back(std::move(f), mac.transmit(tx, f.size()).rx_stamp);
-		}
-		while (!sent.empty()) {
-			check_message(h.receive(), sent.front().first, sent.front().second);
-			sent.pop_front();
-		}
+		for (int i = 0; i < 6; ++i)
+			fl.send(h, frame(rng, i % 2 ? N::MTU - 7 * i : N::MIN_FRAME + 50 * i));
+		fl.receive_all(h);
 		h.m.on_pump = nullptr;
 		CHECK(data_lcis(h.m) > 0);
 		REQUIRE(e.protocol_errors().empty());
@@ -605,14 +608,13 @@ TEST_CASE("nic_eci_top banks: a 64-byte frame costs no data-line traffic", "[nic
 {
 	nic_eci_ports e({5, 10, true});
 	host h(e, 60);
-	pioc::sim::nic::mac_model mac;
+	in_flight fl;
 	std::mt19937_64 rng(6);
 	// after a reset every data line counts as lent: the first message on
 	// each bank takes them all back once
 	auto one = [&] {
-		const auto f = frame(rng, 64);
-		const std::uint64_t rx = mac.transmit(h.send(f), f.size()).rx_stamp;
-		check_message(h.receive(), f, rx);
+		fl.send(h, frame(rng, 64));
+		fl.receive_all(h);
 	};
 	one();
 	one();
@@ -634,14 +636,13 @@ TEST_CASE("nic_eci_top banks: cycles from the signal to the answer, and per data
 	// model, lib/sim/eci, is calibrated to them).
 	nic_eci_ports e({71, 0, true});
 	host h(e, 900);
-	pioc::sim::nic::mac_model mac;
+	in_flight fl;
 	std::mt19937_64 rng(71);
 	auto timed = [&](std::size_t n) {
-		const auto f = frame(rng, n);
-		const std::uint64_t rx = mac.transmit(h.send(f), f.size()).rx_stamp;
+		fl.send(h, frame(rng, n));
 		e.step(2000);
 		const std::uint64_t lci0 = h.m.lci;
-		check_message(h.receive(), f, rx);
+		fl.receive_all(h);
 		return std::pair{h.signal_cycles, h.m.lci - lci0};
 	};
 	// each size twice per bank: the second use of a bank takes back the lines the first lent
@@ -688,7 +689,7 @@ TEST_CASE("nic_eci_top banks: a read of a data line crosses the device's take-ba
 	for (unsigned stall : {0u, 20u}) {
 		nic_eci_ports e({81 + stall, stall, true});
 		host h(e, 1200);
-		pioc::sim::nic::mac_model mac;
+		in_flight fl;
 		std::mt19937_64 rng(81 + stall);
 		constexpr std::uint32_t high = N::BANK_LINES - 3;
 		struct shot { int bank = -1; unsigned wait = 0; };
@@ -700,38 +701,21 @@ TEST_CASE("nic_eci_top banks: a read of a data line crosses the device's take-ba
 		h.m.on_pump = [&h, sh] {
 			if (sh->bank < 0 || sh->wait-- > 0)
 				return;
-			const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(sh->bank), high);
-			auto &l = h.m.lines[a];
-			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
-				l.s = tbdc::st::I;
-			h.m.speculate(a);
+			reread(h, nic_eci_ports::data_line_addr(rx_ch, unsigned(sh->bank), high));
 			sh->bank = -1;
-		};
-		auto take = [&](std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> &q) {
-			while (!q.empty()) {
-				check_message(h.receive(), q.front().first, q.front().second);
-				q.pop_front();
-			}
 		};
 		for (int round = 0; round < 40; ++round) {
 			INFO("stall " << stall << " round " << round);
-			std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> q;
-			for (std::size_t n : {std::size_t(200), std::size_t(200)}) {
-				auto f = frame(rng, n);
-				const std::uint64_t tx = h.send(f);
-				q.emplace_back(std::move(f), mac.transmit(tx, n).rx_stamp);
-			}
-			take(q);
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, 200));
+			fl.receive_all(h);
 			// both banks: the high line lent, in the CPU's cache
 			for (unsigned b : {0u, 1u})
 				h.m.load(nic_eci_ports::data_line_addr(rx_ch, b, high));
-			for (int i = 0; i < 2; ++i) {
-				auto f = frame(rng, N::MTU);
-				const std::uint64_t tx = h.send(f);
-				q.emplace_back(std::move(f), mac.transmit(tx, N::MTU).rx_stamp);
-			}
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, N::MTU));
 			e.step(3000);
-			take(q);
+			fl.receive_all(h);
 		}
 		h.m.on_pump = nullptr;
 		REQUIRE(e.protocol_errors().empty());
