@@ -529,7 +529,7 @@ module coh_engine #(
     // data line of a window offset: its index 2i + b, or -1
     function automatic int bank_line(input logic [AW-1:0] a);
         int o;
-        o = int'(a[CB-1:7]) - 2;
+        o = 32'(a[CB-1:7]) - 2;   // (a size cast: yosys reads no int'())
         bank_line = BANK_LINES > 0 && a[AW-1:CB] == (AW - CB)'(NCPU) && a[6:0] == 7'd0 && o >= 0 && o < 2 * BL ?
                     o : -1;
     endfunction
