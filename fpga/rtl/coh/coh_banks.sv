@@ -70,10 +70,8 @@ module coh_banks #(
     logic [6:0]    acc_n;
     logic [IW:0]   row;                  // next bank line written (index, steps of 2)
 
-    logic [NB-1:0] in_bank;
-    for (genvar i = 0; i < NB; i++) begin : g_bank
-        assign in_bank[i] = (i % 2 == 1) == bank;
-    end
+    localparam logic [NB-1:0] BANK1 = {BL{2'b10}};   // the lines of bank 1 (odd indices)
+    wire [NB-1:0] in_bank = bank ? BANK1 : ~BANK1;
 
     // ---- take-back: the lowest lent line of the bank not yet asked for
     wire [NB-1:0] want = st != D_IDLE ? lent & ~out & ~owe_ul & in_bank : '0;
@@ -82,14 +80,18 @@ module coh_banks #(
         lci_idx   = '0;
         ul_valid  = 1'b0;
         ul_idx    = '0;
-        for (int i = NB - 1; i >= 0; i--) begin
-            if (want[i]) begin
-                lci_valid = lci_ok;
-                lci_idx   = IW'(i);
-            end
-            if (owe_ul[i]) begin
-                ul_valid = 1'b1;
-                ul_idx   = IW'(i);
+        // (the search only while there is something to find: a simulator
+        // runs this block every cycle)
+        if (want != '0 || owe_ul != '0) begin
+            for (int i = NB - 1; i >= 0; i--) begin
+                if (want[i]) begin
+                    lci_valid = lci_ok;
+                    lci_idx   = IW'(i);
+                end
+                if (owe_ul[i]) begin
+                    ul_valid = 1'b1;
+                    ul_idx   = IW'(i);
+                end
             end
         end
     end
@@ -99,19 +101,40 @@ module coh_banks #(
     assign chunk  = k;
     assign busy   = st != D_IDLE || out != '0 || owe_ul != '0;
 
-    // ---- packing: chunk e (1..) appended to the bank's byte stream
+    // ---- packing: chunk e (1..) appended to the bank's byte stream. The
+    // shifts are in the clocked block, evaluated only for a chunk (as wires
+    // a simulator computed them whenever the producer's row changed, every
+    // cycle: rtl:nic_eci ran at half its speed).
     wire           consume = st == D_COPY && c_valid && c_k == e;
     wire           fin     = consume && e == k && c_last;
-    // only acc's first acc_n bytes are the stream's (the rest: an earlier message's)
-    wire [1015:0]  acc_m   = acc & ~({1016{1'b1}} << {acc_n, 3'b000});
-    wire [2047:0]  cat     = {1032'd0, acc_m} | ({1088'd0, c_data} << {acc_n, 3'b000});
     wire [7:0]     cat_n   = 8'(acc_n) + 8'd120;
     wire           full    = consume && e != 11'd0 && cat_n >= 8'd128;
-    wire           we      = (full || st == D_FLUSH) && row < (IW + 1)'(NB);
-    wire [1023:0]  wd      = st == D_FLUSH ? {8'd0, acc} : cat[1023:0];
+    wire           room    = row < (IW + 1)'(NB);
     always_ff @(posedge clk) begin
-        if (we) mem[row[IW-1:0]] <= wd;
         if (rd) rd_q <= mem[rd_idx];
+        if (st == D_IDLE && start) begin
+            acc_n <= '0;
+            row   <= (IW + 1)'(start_bank);
+        end else if (st == D_FLUSH) begin   // the message's last, partial bank line
+            if (room) mem[row[IW-1:0]] <= {8'd0, acc};
+        end else if (consume && e != 11'd0) begin
+            logic [1015:0] acc_m;
+            /* verilator lint_off UNUSEDSIGNAL */   // its top byte: never reached (at most 247 bytes)
+            logic [2047:0] cat;
+            /* verilator lint_on UNUSEDSIGNAL */
+            // only acc's first acc_n bytes are the stream's (the rest: an earlier message's)
+            acc_m = acc & ~({1016{1'b1}} << {acc_n, 3'b000});
+            cat   = {1032'd0, acc_m} | ({1088'd0, c_data} << {acc_n, 3'b000});
+            if (full) begin
+                if (room) mem[row[IW-1:0]] <= cat[1023:0];
+                acc   <= cat[2039:1024];
+                acc_n <= 7'(cat_n - 8'd128);
+                row   <= row + (IW + 1)'(2);
+            end else begin
+                acc   <= cat[1015:0];
+                acc_n <= 7'(cat_n);
+            end
+        end
     end
 
     wire [NB-1:0] rd_hot   = rd ? NB'(1) << rd_idx : '0;
@@ -142,30 +165,19 @@ module coh_banks #(
                         total <= c_total;
                         e     <= '0;
                         k     <= c_last ? 11'd0 : 11'd1;   // one read ahead: a chunk a cycle
-                        acc_n <= '0;
-                        row   <= (IW + 1)'(start_bank);
                     end
                 D_COPY: begin
                     if (consume) begin
                         e <= e + 11'd1;
                         if (!c_last) k <= k + 11'd1;
-                        if (e == 11'd0) begin
-                            ctl <= c_data;
-                        end else if (full) begin
-                            acc   <= cat[2039:1024];
-                            acc_n <= 7'(cat_n - 8'd128);
-                            row   <= row + (IW + 1)'(2);
-                        end else begin
-                            acc   <= cat[1015:0];
-                            acc_n <= 7'(cat_n);
-                        end
+                        if (e == 11'd0) ctl <= c_data;
                         if (fin)
                             st <= e != 11'd0 && 7'(cat_n) != 7'd0 ? D_FLUSH : D_DONE;
                     end else begin
                         k <= e;   // a chunk missed: read it again
                     end
                 end
-                D_FLUSH: st <= D_DONE;   // the message's last, partial bank line
+                D_FLUSH: st <= D_DONE;
                 default:
                     if (done) begin
                         st <= D_IDLE;
@@ -175,7 +187,4 @@ module coh_banks #(
         end
     end
 
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused = ^cat[2047:2040];
-    /* verilator lint_on UNUSEDSIGNAL */
 endmodule
