@@ -721,3 +721,38 @@ TEST_CASE("nic_eci_top banks: a read of a data line crosses the device's take-ba
 		REQUIRE(e.protocol_errors().empty());
 	}
 }
+
+TEST_CASE("nic_eci_top banks: a new RX session; a poll without a frame is answered not ready", "[nic_eci][banks]")
+{
+	nic_eci_ports e({91, 15, true});
+	host h(e, 40);
+	in_flight fl;
+	std::mt19937_64 rng(91);
+	for (std::size_t n : {std::size_t(3000), std::size_t(200)})
+		fl.send(h, frame(rng, n));
+	fl.receive_all(h);
+	// a new session (pioc::coherent::receiver::resync() after a restart):
+	// the next messages are numbered from its SYNC and still come whole
+	h.rx.open(777);
+	h.msg = h.acks = 777;
+	for (std::size_t n : {std::size_t(N::MTU), std::size_t(100), std::size_t(5000)})
+		fl.send(h, frame(rng, n));
+	fl.receive_all(h);
+	// nothing to deliver: the signal is held NOT_READY_CYCLES, then not ready
+	h.m.store(h.rx.addr(1 - h.rx.par), [&] {
+		line l{};
+		const std::uint64_t w = ctrl::make(kind::ack, true, 0, ++h.acks).w;
+		std::memcpy(l.data(), &w, 8);
+		return l;
+	}());
+	const std::uint64_t t0 = e.cycle();
+	CHECK_FALSE(ctrl{word0(h.m.load(h.rx.addr(h.rx.par)))}.valid());
+	CHECK(e.cycle() - t0 >= N::NOT_READY_CYCLES);
+	// a frame then: the same signal (evict, load again) gets it whole
+	fl.send(h, frame(rng, 2000));
+	h.m.evict(h.rx.addr(h.rx.par));
+	const line d = h.rx.await();
+	CHECK(ctrl{word0(d)}.chunk() == pioc::coherent::pipelined_chunk);
+	CHECK(ctrl{word0(d)}.seq() == h.msg + 1);
+	REQUIRE(e.protocol_errors().empty());
+}
