@@ -442,6 +442,35 @@ module coh_engine #(
         assign x_in_tag    = '0;
     end
 
+    // ---- data banks of the device-initiated channel (coh_banks)
+    localparam int BL  = BANK_LINES > 0 ? BANK_LINES : 1;
+    localparam int BIW = $clog2(2 * BL);
+    // data line of a window offset: its index 2i + b, or -1
+    function automatic int bank_line(input logic [AW-1:0] a);
+        int o;
+        o = 32'(a[CB-1:7]) - 2;   // (a size cast: yosys reads no int'())
+        bank_line = BANK_LINES > 0 && a[AW-1:CB] == (AW - CB)'(NCPU) && a[6:0] == 7'd0 && o >= 0 && o < 2 * BL ?
+                    o : -1;
+    endfunction
+    function automatic logic [AW-1:0] bank_addr(input logic [BIW-1:0] i);
+        bank_addr = AW'(NCPU * (1 << CB)) + AW'((32'(i) + 2) * 128);
+    endfunction
+    logic            bk_rv;            // a data line's answer: next cycle
+    logic [ID_W-1:0] bk_rid;
+    logic            bk_rexcl;
+    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy;
+    logic [BIW-1:0]  bk_lci_idx, bk_ul_idx;
+    logic [959:0]    bk_ctl;
+    logic [15:0]     bk_total;
+    logic [10:0]     bk_chunk;
+    logic [1023:0]   bk_q;
+    int              rd_b, lr_b;
+    assign rd_b = bank_line(rdreq_addr);
+    assign lr_b = bank_line(lclrsp_addr);
+    // the delivery's bank is the held line's (a held read during B_PEND is
+    // always on the signalled line: a read of the answered one is served at once)
+    wire bk_held = bk_bank == par[NCPU];
+
     // ---- answer selection: a held read that can be answered now
     logic [NCH-1:0] reclaiming;   // LCI of channel c's non-trigger line not yet acknowledged
     always_comb begin
@@ -461,7 +490,7 @@ module coh_engine #(
         end
         // with banks: the message in bank x (the held line) and nothing of it lent
         ready_now[NCPU] = b_st == B_READY ||
-                          (b_st == B_PEND && dmsg_valid && (!bank_mode || (bk_ready && bk_bank == par[NCPU])));
+                          (b_st == B_PEND && dmsg_valid && (!bank_mode || (bk_ready && bk_held)));
         may_nr[NCPU]    = b_st == B_PEND;
     end
 
@@ -523,31 +552,7 @@ module coh_engine #(
         pending[NCPU] = b_st == B_PEND;
     end
 
-    // ---- data banks of the device-initiated channel (coh_banks)
-    localparam int BL  = BANK_LINES > 0 ? BANK_LINES : 1;
-    localparam int BIW = $clog2(2 * BL);
-    // data line of a window offset: its index 2i + b, or -1
-    function automatic int bank_line(input logic [AW-1:0] a);
-        int o;
-        o = 32'(a[CB-1:7]) - 2;   // (a size cast: yosys reads no int'())
-        bank_line = BANK_LINES > 0 && a[AW-1:CB] == (AW - CB)'(NCPU) && a[6:0] == 7'd0 && o >= 0 && o < 2 * BL ?
-                    o : -1;
-    endfunction
-    function automatic logic [AW-1:0] bank_addr(input logic [BIW-1:0] i);
-        bank_addr = AW'(NCPU * (1 << CB)) + AW'((32'(i) + 2) * 128);
-    endfunction
-    logic            bk_rv;            // a data line's answer: next cycle
-    logic [ID_W-1:0] bk_rid;
-    logic            bk_rexcl;
-    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy;
-    logic [BIW-1:0]  bk_lci_idx, bk_ul_idx;
-    logic [959:0]    bk_ctl;
-    logic [15:0]     bk_total;
-    logic [10:0]     bk_chunk;
-    logic [1023:0]   bk_q;
-    int              rd_b, lr_b;
-    assign rd_b = bank_line(rdreq_addr);
-    assign lr_b = bank_line(lclrsp_addr);
+    // ---- data banks: the unit (declared above)
     wire   rd_bank   = bank_mode && rd_b >= 0;
     wire   bk_lci_go = (!lclreq_valid || lclreq_ready) && lci_pick < 0 && bk_lci_valid;
     wire   bk_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && bk_ul_valid;
