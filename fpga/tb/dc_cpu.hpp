@@ -19,8 +19,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace tbdc {
 
@@ -52,6 +54,15 @@ template <class E> struct dc_cpu_t {
 	unsigned lci = 0, ul = 0, wbs = 0, reads = 0, upgrades = 0;
 	std::uint64_t max_hold = 0;
 	std::map<std::uint32_t, std::uint64_t> issued_at;
+	std::map<std::uint64_t, unsigned> lci_at, read_at;       // LCIs, reads per line
+	std::set<std::uint32_t> speculative;                     // reads nobody waits for (prefetch, speculation)
+	/** Called before every cycle: an adversary's reads and evictions. */
+	std::function<void()> on_pump;
+	/** Lines whose read may cross the engine's LCI of them (the data lines
+	 *  of a bank: the engine does not hold their reads and takes them back
+	 *  whenever they are lent); any other line's LCI must not overtake the
+	 *  answer of a read of it. */
+	std::function<bool(std::uint64_t)> read_may_cross_lci = [](std::uint64_t) { return false; };
 
 	explicit dc_cpu_t(E &eng) : e(eng) {}
 
@@ -59,10 +70,14 @@ template <class E> struct dc_cpu_t {
 	{
 		if (getenv("COH_DEBUG"))
 			printf("  @%lu read %#lx excl %d locked %d\n", (unsigned long)e.cycle(), (unsigned long)a, excl, lines[a].locked);
+		REQUIRE(rd_pending.size() < 64);
 		std::uint32_t id = next_id++ % 64;
+		while (rd_pending.count(id))   // the DC's read ids: 64, one per read in flight
+			id = next_id++ % 64;
 		rd_pending[id] = a;
 		issued_at[id] = e.cycle();
 		++reads;
+		++read_at[a];
 		if (lines[a].locked)
 			waiting.insert({a, id});
 		else
@@ -72,6 +87,8 @@ template <class E> struct dc_cpu_t {
 
 	void pump()
 	{
+		if (on_pump)
+			on_pump();
 		e.step();
 		while (auto ev = e.next_event()) {
 			if (getenv("COH_DEBUG"))
@@ -85,17 +102,20 @@ template <class E> struct dc_cpu_t {
 				max_hold = std::max(max_hold, e.cycle() - issued_at[ev->id]);
 				lines[a].s = ev->flag ? st::E : st::S;
 				lines[a].d = ev->data;
-				rd_done[ev->id] = ev->data;
+				if (!speculative.erase(ev->id))
+					rd_done[ev->id] = ev->data;
 				break;
 			}
 			case coh_event::kind::local_op: {
 				REQUIRE(ev->flag);   // the engine only uses LCI
-				for (auto &r : rd_pending)   // an LCI must not overtake the line's own answer
-					REQUIRE(r.second != ev->addr);
+				if (!read_may_cross_lci(ev->addr))
+					for (auto &r : rd_pending)   // an LCI must not overtake the line's own answer
+						REQUIRE(r.second != ev->addr);
 				auto &l = lines[ev->addr];
 				REQUIRE_FALSE(l.locked);
 				l.locked = true;
 				++lci;
+				++lci_at[ev->addr];
 				if (l.s == st::M) {
 					std::uint32_t id = next_id++ % 64;
 					wb_pending[id] = ev->addr;
@@ -167,6 +187,43 @@ template <class E> struct dc_cpu_t {
 			return id;
 		}
 		return issue_read(a, false);
+	}
+
+	/** A read the CPU issues on its own (a prefetch, a speculative load):
+	 *  the line lands in the cache, nobody waits for it. Only for a line
+	 *  not cached and not being read. */
+	void speculate(std::uint64_t a)
+	{
+		if (lines[a].s != st::I || rd_pending.size() >= 48)   // leaves read ids for the CPU's own loads
+			return;
+		for (auto &r : rd_pending)
+			if (r.second == a)
+				return;
+		for (auto &w : waiting)
+			if (w.first == a)
+				return;
+		speculative.insert(issue_read(a, false));
+	}
+
+	/** Loads of @p addrs with all of them in flight at once (as
+	 *  pioc::coherent's Lines::load_lines), at most 60 at a time (the DC's
+	 *  64 read ids); returns their data in order. */
+	std::vector<line> load_lines(const std::vector<std::uint64_t> &addrs)
+	{
+		std::vector<line> out(addrs.size());
+		std::vector<std::uint32_t> ids(addrs.size());
+		std::size_t issued = 0, done = 0;
+		while (done < addrs.size()) {
+			while (issued < addrs.size() && (issued == done || rd_pending.size() < 60)) {
+				ids[issued] = start_load(addrs[issued]);
+				++issued;
+			}
+			REQUIRE(run([&] { return rd_done.count(ids[done]) > 0; }));
+			out[done] = rd_done[ids[done]];
+			rd_done.erase(ids[done]);
+			++done;
+		}
+		return out;
 	}
 
 	line load(std::uint64_t a)

@@ -10,6 +10,10 @@
 // Checked: every frame once, in order, byte-exact; the RX header is the
 // MAC's RX stamp, which the MAC model (lib/sim/nic/mac_model) predicts from
 // the TX stamp cycle for cycle; the CYCLES line follows the core clock.
+// With the image's rx_banks pin set ([banks]), the receiver reads FEATURES
+// and takes each message whole (chunk 0x7ff): the control line, then the
+// data lines of the answered line's bank, all loads in flight at once; an
+// adversary reads and drops data lines at random moments.
 #include "dc_cpu.hpp"
 #include "nic_eci_rtl.hpp"
 #include "pioc/coherent/proto.hpp"
@@ -18,8 +22,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <map>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -43,9 +51,23 @@ struct host {
 	dc_cpu m{e};
 	channel rx{m, rx_ch}, tx{m, tx_ch};
 	std::uint32_t msg = 0, acks = 0; ///< last message number taken, ACK words written
+	std::uint64_t features = 0;      ///< the FEATURES line, read at open as the driver does
+	bool banks = false;              ///< RX messages come whole (FEAT_RX_BANKS)
+	std::uint64_t signal_cycles = 0; ///< the last receive: cycles from the signal's load to its answer
+	/** Called with the line the signal loads (the answer's bank) before
+	 *  its load is issued. */
+	std::function<void(unsigned)> on_signal;
 
 	host(nic_eci_ports &eng, std::uint32_t session) : e(eng)
 	{
+		m.evict(N::FEATURES.offset);
+		const line fl = m.load(N::FEATURES.offset);
+		std::memcpy(&features, fl.data(), 8);
+		banks = (features & N::FEAT_RX_BANKS) != 0;
+		// the data lines: read at any moment (speculation), never held
+		m.read_may_cross_lci = [](std::uint64_t a) {
+			return a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES && a / N::CHANNEL_STRIDE == rx_ch;
+		};
 		tx.open(session);
 		rx.open(session + 1000);
 		msg = session + 1000;
@@ -72,8 +94,55 @@ struct host {
 		return stamp;
 	}
 
+	std::vector<std::uint8_t> receive() { return banks ? receive_whole() : receive_chunks(); }
+
+	/** The ACK word into the answered line, then the load of the other one
+	 *  (the signal), timed. */
+	line signal()
+	{
+		line r{};
+		const std::uint64_t w = ctrl::make(kind::ack, true, 0, ++acks).w;
+		std::memcpy(r.data(), &w, 8);
+		m.store(rx.addr(1 - rx.par), r);
+		if (on_signal)
+			on_signal(rx.par);
+		const std::uint64_t t0 = e.cycle();
+		line d = rx.await();
+		signal_cycles = e.cycle() - t0;
+		return d;
+	}
+
+	/** Fig. 5b with data banks: the next message whole, its first 120 bytes
+	 *  in the answered line x, the rest in bank x's data lines. */
+	std::vector<std::uint8_t> receive_whole()
+	{
+		const std::uint32_t want = msg + 1;
+		line d = signal();
+		const unsigned x = rx.par ^ 1; // the line that answered
+		ctrl w{word0(d)};
+		INFO("message " << want << " word " << std::hex << w.w);
+		REQUIRE(w.valid());
+		REQUIRE(w.k() == kind::message);
+		REQUIRE(w.seq() == want);
+		REQUIRE(w.chunk() == pioc::coherent::pipelined_chunk);
+		REQUIRE(w.last());
+		REQUIRE(w.len() <= chunk + N::BANK_LINES * N::LINE_BYTES);
+		std::vector<std::uint8_t> out(d.begin() + pioc::coherent::ctrl_bytes,
+					      d.begin() + pioc::coherent::ctrl_bytes + std::min<std::size_t>(w.len(), chunk));
+		std::vector<std::uint64_t> addrs;
+		for (std::size_t j = chunk; j < w.len(); j += N::LINE_BYTES)
+			addrs.push_back(nic_eci_ports::data_line_addr(rx_ch, x, std::uint32_t((j - chunk) / N::LINE_BYTES)));
+		const std::vector<line> dl = m.load_lines(addrs);
+		for (std::size_t i = 0; i < dl.size(); ++i) {
+			const std::size_t n = std::min<std::size_t>(N::LINE_BYTES, w.len() - chunk - i * N::LINE_BYTES);
+			out.insert(out.end(), dl[i].begin(), dl[i].begin() + n);
+		}
+		msg = want;
+		return out;
+	}
+
 	/** Fig. 5b: the next message, chunk by chunk (RX_HDR + frame). */
-	std::vector<std::uint8_t> receive()
+	std::vector<std::uint8_t> receive_chunks()
 	{
 		std::vector<std::uint8_t> out;
 		const std::uint32_t want = msg + 1;
@@ -122,7 +191,21 @@ void check_message(const std::vector<std::uint8_t> &got, const std::vector<std::
 	std::uint64_t rx_stamp;
 	std::memcpy(&rx_stamp, got.data(), 8);
 	CHECK(rx_stamp == rx_expected);
-	REQUIRE(std::memcmp(got.data() + N::RX_HDR, sent.data(), sent.size()) == 0);
+	std::size_t first = 0;
+	while (first < sent.size() && got[N::RX_HDR + first] == sent[first])
+		++first;
+	INFO("first message byte that differs: " << N::RX_HDR + first);
+	static std::vector<std::vector<std::uint8_t>> earlier;
+	earlier.push_back(sent);
+	if (getenv("COH_DEBUG") && first < sent.size()) {
+		// where the bytes found there come from
+		for (std::size_t f = 0; f < earlier.size(); ++f)
+			for (std::size_t o = 0; o + 8 <= earlier[f].size(); ++o)
+				if (std::memcmp(earlier[f].data() + o, got.data() + N::RX_HDR + first, 8) == 0)
+					printf("  bytes at frame offset %zu are frame %zu's bytes at %zu (of %zu)\n", first,
+					       f, o, earlier.size());
+	}
+	REQUIRE(first == sent.size());
 }
 
 std::size_t random_len(std::mt19937_64 &rng)
@@ -280,5 +363,396 @@ TEST_CASE("nic_eci_top: an RX poll without a frame is answered not ready; the CY
 	const std::uint64_t c1 = h.cycles();
 	CHECK(c1 > c0 + N::NOT_READY_CYCLES);
 	CHECK(c1 - c0 <= e.cycle() - t0 + 200);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+// ---- data banks (rx_banks pin set: FEAT_RX_BANKS)
+
+namespace {
+
+constexpr std::uint64_t bank_features = N::FEAT_RX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT;
+
+/** Frames sent and not received yet, with the RX stamps the MAC model
+ *  (one per test: it keeps the MAC's store) predicts for them. */
+struct in_flight {
+	pioc::sim::nic::mac_model mac;
+	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> q;
+
+	void send(host &h, std::vector<std::uint8_t> f)
+	{
+		const std::uint64_t tx = h.send(f);
+		REQUIRE((tx & N::TX_DROPPED) == 0);
+		const std::uint64_t rx = mac.transmit(tx, f.size()).rx_stamp;
+		q.emplace_back(std::move(f), rx);
+	}
+	/** Receives every frame queued: each once, in order, byte-exact, stamped as predicted. */
+	void receive_all(host &h)
+	{
+		for (; !q.empty(); q.pop_front()) {
+			INFO(q.size() << " frames queued, the next of " << q.front().first.size() << " bytes");
+			check_message(h.receive(), q.front().first, q.front().second);
+		}
+	}
+};
+
+/** Frame sizes at every edge of the banked packing: message n = RX_HDR + f
+ *  bytes, 120 in the control line, then 128 per data line. */
+std::vector<std::size_t> edge_sizes()
+{
+	std::vector<std::size_t> v{N::MIN_FRAME, 64, chunk - N::RX_HDR, chunk - N::RX_HDR + 1};
+	for (std::size_t k : {1u, 2u, 7u, 40u, 73u, 74u})
+		for (int d : {-1, 0, 1})
+			v.push_back(chunk + k * N::LINE_BYTES - N::RX_HDR + d);
+	v.push_back(N::MTU - 1);
+	v.push_back(N::MTU);
+	return v;
+}
+
+bool is_data_line(std::uint64_t a)
+{
+	return a / N::CHANNEL_STRIDE == rx_ch && a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES;
+}
+
+/** Data-line LCIs the CPU saw, and its reads of data lines. */
+unsigned data_lcis(const dc_cpu &m)
+{
+	unsigned n = 0;
+	for (auto &[a, c] : m.lci_at)
+		n += is_data_line(a) ? c : 0;
+	return n;
+}
+unsigned data_reads(const dc_cpu &m)
+{
+	unsigned n = 0;
+	for (auto &[a, c] : m.read_at)
+		n += is_data_line(a) ? c : 0;
+	return n;
+}
+
+/** The CPU as an adversary: every cycle with probability @p pct percent it
+ *  reads a random data line of the RX channel (a prefetch, a speculative
+ *  load: the line stays in its cache) or drops a cached one. */
+void adversary(host &h, std::mt19937_64 &rng, unsigned pct)
+{
+	h.m.on_pump = [&h, &rng, pct] {
+		if (rng() % 100 >= pct)
+			return;
+		const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(rng() % 2), std::uint32_t(rng() % N::BANK_LINES));
+		auto &l = h.m.lines[a];
+		if (rng() % 3 == 0) {
+			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+				l.s = tbdc::st::I; // a clean line is dropped silently
+		} else {
+			h.m.speculate(a);
+		}
+	};
+}
+
+/** The CPU drops its copy of data line @p a (clean: silently, the device
+ *  still counts it lent) and reads it again on its own. */
+void reread(host &h, std::uint64_t a)
+{
+	auto &l = h.m.lines[a];
+	if (l.s == tbdc::st::S || l.s == tbdc::st::E)
+		l.s = tbdc::st::I;
+	h.m.speculate(a);
+}
+
+/** The CPU racing the delivery: at each signal, a random number of cycles
+ *  after its load, it drops the data lines of the bank the answer comes in
+ *  and reads them all again, in a random order, so that they reach the
+ *  device while it takes the bank back and writes it (reads crossing the
+ *  LCI of their line, reads of a line before the device wrote it). */
+void racer(host &h, std::mt19937_64 &rng)
+{
+	struct state { int bank = -1; unsigned wait = 0; };
+	auto st = std::make_shared<state>();
+	h.on_signal = [st, &rng](unsigned x) {
+		st->bank = int(x);
+		st->wait = unsigned(rng() % 48);
+	};
+	h.m.on_pump = [&h, &rng, st] {
+		if (st->bank < 0 || st->wait-- > 0)
+			return;
+		std::vector<std::uint32_t> order(N::BANK_LINES);
+		for (std::uint32_t i = 0; i < order.size(); ++i)
+			order[i] = i;
+		std::shuffle(order.begin(), order.end(), rng);
+		order.resize(30);
+		for (std::uint32_t i : order) {
+			reread(h, nic_eci_ports::data_line_addr(rx_ch, unsigned(st->bank), i));
+		}
+		st->bank = -1;
+	};
+}
+
+} // namespace
+
+TEST_CASE("nic_eci_top banks: the CPU reads a bank's lines while the device takes it back and fills it",
+	  "[nic_eci][banks]")
+{
+	for (unsigned stall : {0u, 25u}) {
+		nic_eci_ports e({61 + stall, stall, true});
+		host h(e, 800);
+		in_flight fl;
+		std::mt19937_64 rng(61 + stall), race(stall);
+		racer(h, race);
+		for (int i = 0; i < 40; ++i) {
+			INFO("stall " << stall << " round " << i);
+			// frames waiting in the RX buffer: the delivery starts at the signal
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, N::MTU - (rng() % 2) * (rng() % 5000)));
+			e.step(3000);
+			fl.receive_all(h);
+		}
+		h.m.on_pump = nullptr;
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: FEATURES says what the pin says; off: messages line by line", "[nic_eci][banks]")
+{
+	nic_eci_ports off({2, 0});
+	host h(off, 9);
+	CHECK(h.features == 0);
+	pioc::sim::nic::mac_model mac;
+	std::mt19937_64 rng(2);
+	const auto f = frame(rng, 700);
+	check_message(h.receive(), f, mac.transmit(h.send(f), f.size()).rx_stamp); // receive_chunks
+	nic_eci_ports on({2, 0, true});
+	host g(on, 9);
+	CHECK(g.features == bank_features);
+	REQUIRE(off.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: every packing edge and size class, in order, byte-exact, random stalls",
+	  "[nic_eci][banks]")
+{
+	for (unsigned stall : {0u, 30u}) {
+		nic_eci_ports e({17 + stall, stall, true});
+		host h(e, 300);
+		REQUIRE(h.banks);
+		in_flight fl;
+		std::mt19937_64 rng(31 + stall);
+		std::vector<std::size_t> sizes = edge_sizes();
+		for (int i = 0; i < 16; ++i)
+			sizes.push_back(random_len(rng));
+		for (std::size_t i = 0; i < sizes.size(); ++i) {
+			INFO("stall " << stall << " frame " << i);
+			fl.send(h, frame(rng, sizes[i]));
+			fl.receive_all(h);
+		}
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: bursts, and more frames than the RX queue holds", "[nic_eci][banks]")
+{
+	nic_eci_ports e({23, 20, true});
+	host h(e, 70);
+	in_flight fl;
+	std::mt19937_64 rng(23);
+	for (int round = 0; round < 4; ++round) {
+		INFO("round " << round);
+		const int burst = 1 + int(rng() % 12);
+		for (int i = 0; i < burst; ++i)
+			fl.send(h, frame(rng, round % 2 ? random_len(rng) : random_len(rng) / 8 + N::MIN_FRAME));
+		fl.receive_all(h);
+	}
+	// 44 short frames before any is read: the MAC is held, none dropped
+	std::vector<std::vector<std::uint8_t>> held;
+	for (int i = 0; i < 44; ++i) {
+		held.push_back(frame(rng, N::MIN_FRAME + rng() % 60));
+		REQUIRE((h.send(held.back()) & N::TX_DROPPED) == 0);
+	}
+	e.step(2000);
+	for (std::size_t i = 0; i < held.size(); ++i) {
+		INFO("held frame " << i);
+		const auto got = h.receive();
+		REQUIRE(got.size() == N::RX_HDR + held[i].size());
+		REQUIRE(std::memcmp(got.data() + N::RX_HDR, held[i].data(), held[i].size()) == 0);
+	}
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: the CPU reads data lines at any moment; shorter after longer on a bank",
+	  "[nic_eci][banks]")
+{
+	for (unsigned pct : {2u, 20u}) {
+		nic_eci_ports e({41 + pct, 15, true});
+		host h(e, 500);
+		in_flight fl;
+		std::mt19937_64 rng(41 + pct), adv(pct);
+		adversary(h, adv, pct);
+		// long, long, then shorter and shorter: every bank's next message
+		// uses fewer lines than its last, over lines the CPU still holds
+		std::vector<std::size_t> sizes{N::MTU, N::MTU - 1, 5000, 4999, 1000, 999, 300, 249, N::MIN_FRAME, 64};
+		for (int i = 0; i < 12; ++i)
+			sizes.push_back(random_len(rng));
+		for (std::size_t i = 0; i < sizes.size(); ++i) {
+			INFO("adversary " << pct << "% frame " << i);
+			fl.send(h, frame(rng, sizes[i]));
+			fl.receive_all(h);
+		}
+		// frames waiting in the RX buffer while the adversary reads
+		for (int i = 0; i < 6; ++i)
+			fl.send(h, frame(rng, i % 2 ? N::MTU - 7 * i : N::MIN_FRAME + 50 * i));
+		fl.receive_all(h);
+		h.m.on_pump = nullptr;
+		CHECK(data_lcis(h.m) > 0);
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: a 64-byte frame costs no data-line traffic", "[nic_eci][banks]")
+{
+	nic_eci_ports e({5, 10, true});
+	host h(e, 60);
+	in_flight fl;
+	std::mt19937_64 rng(6);
+	// after a reset every data line counts as lent: the first message on
+	// each bank takes them all back once
+	auto one = [&] {
+		fl.send(h, frame(rng, 64));
+		fl.receive_all(h);
+	};
+	one();
+	one();
+	CHECK(data_lcis(h.m) == 2 * N::BANK_LINES);
+	const unsigned lci0 = data_lcis(h.m), reads0 = data_reads(h.m);
+	for (int i = 0; i < 20; ++i)
+		one();
+	CHECK(data_lcis(h.m) == lci0);
+	CHECK(data_reads(h.m) == reads0);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: cycles from the signal to the answer, and per data line", "[nic_eci][banks]")
+{
+	// No stalls; the frame waits in the RX buffer when the signal comes, so
+	// the cycles are the engine's: take the other control line back, consume
+	// the ACK, copy the message into the bank (a chunk a cycle), take back
+	// the bank's lent lines, answer. Printed for Documentation/nic.md (the
+	// model, lib/sim/eci, is calibrated to them).
+	nic_eci_ports e({71, 0, true});
+	host h(e, 900);
+	in_flight fl;
+	std::mt19937_64 rng(71);
+	auto timed = [&](std::size_t n) {
+		fl.send(h, frame(rng, n));
+		e.step(2000);
+		const std::uint64_t lci0 = h.m.lci;
+		fl.receive_all(h);
+		return std::pair{h.signal_cycles, h.m.lci - lci0};
+	};
+	// each size twice per bank: the second use of a bank takes back the lines the first lent
+	std::map<std::size_t, std::uint64_t> sig;
+	const std::size_t sizes[] = {N::MIN_FRAME, chunk + N::LINE_BYTES - N::RX_HDR, N::MTU};
+	for (std::size_t n : sizes)
+		for (int i = 0; i < 4; ++i) {
+			const auto [cyc, lcis] = timed(n);
+			if (i >= 2)
+				sig[n] = cyc; // steady state
+			INFO(n << "-byte frame: " << cyc << " cycles, " << lcis << " LCIs");
+			CHECK(cyc < N::NOT_READY_CYCLES);
+		}
+	// a data line read on its own, and 75 with all in flight
+	const std::uint64_t a = nic_eci_ports::data_line_addr(rx_ch, 0, 3);
+	h.m.lines[a].s = tbdc::st::I;
+	std::uint64_t t0 = e.cycle();
+	h.m.load(a);
+	const std::uint64_t one = e.cycle() - t0;
+	std::vector<std::uint64_t> all;
+	for (std::uint32_t i = 0; i < N::BANK_LINES; ++i) {
+		all.push_back(nic_eci_ports::data_line_addr(rx_ch, 1, i));
+		h.m.lines[all.back()].s = tbdc::st::I;
+	}
+	t0 = e.cycle();
+	h.m.load_lines(all);
+	const std::uint64_t many = e.cycle() - t0;
+	printf("SIMULATED nic_eci_top (RTL cycles at %g MHz, no stalls): signal to answer %lu (0 data lines), "
+	       "%lu (1), %lu (75, MTU); a data line read %lu; 75 in flight %lu (%.2f per line)\n",
+	       double(N::clock_mhz), (unsigned long)sig[sizes[0]], (unsigned long)sig[sizes[1]],
+	       (unsigned long)sig[sizes[2]], (unsigned long)one, (unsigned long)many, double(many) / N::BANK_LINES);
+	CHECK(sig[sizes[0]] < sig[sizes[2]]);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top banks: a read of a data line crosses the device's take-back of it", "[nic_eci][banks]")
+{
+	// Only a high line of the bank is lent (a speculative read after a short
+	// message); the next message is an MTU frame, so that line's LCI goes
+	// out at once while its row is written last. At the signal the CPU drops
+	// the line and reads it again a few cycles later: the read reaches the
+	// device while the LCI is out, is answered with the old row, and the
+	// line must be taken back once more before the answer.
+	for (unsigned stall : {0u, 20u}) {
+		nic_eci_ports e({81 + stall, stall, true});
+		host h(e, 1200);
+		in_flight fl;
+		std::mt19937_64 rng(81 + stall);
+		constexpr std::uint32_t high = N::BANK_LINES - 3;
+		struct shot { int bank = -1; unsigned wait = 0; };
+		auto sh = std::make_shared<shot>();
+		h.on_signal = [sh, &rng](unsigned x) {
+			sh->bank = int(x);
+			sh->wait = unsigned(rng() % 24);
+		};
+		h.m.on_pump = [&h, sh] {
+			if (sh->bank < 0 || sh->wait-- > 0)
+				return;
+			reread(h, nic_eci_ports::data_line_addr(rx_ch, unsigned(sh->bank), high));
+			sh->bank = -1;
+		};
+		for (int round = 0; round < 40; ++round) {
+			INFO("stall " << stall << " round " << round);
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, 200));
+			fl.receive_all(h);
+			// both banks: the high line lent, in the CPU's cache
+			for (unsigned b : {0u, 1u})
+				h.m.load(nic_eci_ports::data_line_addr(rx_ch, b, high));
+			for (int j = 0; j < 2; ++j)
+				fl.send(h, frame(rng, N::MTU));
+			e.step(3000);
+			fl.receive_all(h);
+		}
+		h.m.on_pump = nullptr;
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top banks: a new RX session; a poll without a frame is answered not ready", "[nic_eci][banks]")
+{
+	nic_eci_ports e({91, 15, true});
+	host h(e, 40);
+	in_flight fl;
+	std::mt19937_64 rng(91);
+	for (std::size_t n : {std::size_t(3000), std::size_t(200)})
+		fl.send(h, frame(rng, n));
+	fl.receive_all(h);
+	// a new session (pioc::coherent::receiver::resync() after a restart):
+	// the next messages are numbered from its SYNC and still come whole
+	h.rx.open(777);
+	h.msg = h.acks = 777;
+	for (std::size_t n : {std::size_t(N::MTU), std::size_t(100), std::size_t(5000)})
+		fl.send(h, frame(rng, n));
+	fl.receive_all(h);
+	// nothing to deliver: the signal is held NOT_READY_CYCLES, then not ready
+	h.m.store(h.rx.addr(1 - h.rx.par), [&] {
+		line l{};
+		const std::uint64_t w = ctrl::make(kind::ack, true, 0, ++h.acks).w;
+		std::memcpy(l.data(), &w, 8);
+		return l;
+	}());
+	const std::uint64_t t0 = e.cycle();
+	CHECK_FALSE(ctrl{word0(h.m.load(h.rx.addr(h.rx.par)))}.valid());
+	CHECK(e.cycle() - t0 >= N::NOT_READY_CYCLES);
+	// a frame then: the same signal (evict, load again) gets it whole
+	fl.send(h, frame(rng, 2000));
+	h.m.evict(h.rx.addr(h.rx.par));
+	const line d = h.rx.await();
+	CHECK(ctrl{word0(d)}.chunk() == pioc::coherent::pipelined_chunk);
+	CHECK(ctrl{word0(d)}.seq() == h.msg + 1);
 	REQUIRE(e.protocol_errors().empty());
 }

@@ -5,6 +5,7 @@
 #include "Vnic_eci_top___024root.h"
 #include "common/sim.hpp"
 #include "dc_ports.hpp"
+#include "pioc/coherent/proto.hpp"
 #include "pioc/regs/nic_eci.hpp"
 
 #include <algorithm>
@@ -35,6 +36,7 @@ template <class R> bool advance_counter(R &r, std::uint64_t n)
 struct nic_eci_ports::impl : tb::agent {
 	explicit impl(options o) : s(o.seed), st{&s.rng, o.stall_percent}
 	{
+		s.m->rx_banks = o.rx_banks; // a mode pin: set before the reset, held
 		s.add(this);
 		s.reset();
 	}
@@ -107,6 +109,12 @@ const std::vector<std::string> &nic_eci_ports::protocol_errors() const { return 
 std::uint64_t nic_eci_ports::line_addr(unsigned ch, unsigned k)
 {
 	return ch * N::CHANNEL_STRIDE + k * N::LINE_BYTES;
+}
+
+std::uint64_t nic_eci_ports::data_line_addr(unsigned ch, unsigned bank, std::uint32_t i)
+{
+	const coherent::layout lay{ch * N::CHANNEL_STRIDE, N::LINE_BYTES, N::BANK_LINES};
+	return lay.data_off(bank, i);
 }
 
 } // namespace pioc::rtl

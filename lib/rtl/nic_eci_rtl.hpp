@@ -25,6 +25,11 @@ public:
 	struct options {
 		std::uint64_t seed = 1;
 		unsigned stall_percent = 0; ///< random idle / not-ready cycles on every DC channel
+		/** The image's rx_banks pin: RX messages whole with data banks,
+		 *  FEATURES = FEAT_RX_BANKS | BANK_LINES << FEAT_LINES_SHIFT. Off:
+		 *  FEATURES = 0, messages line by line (what a driver that does not
+		 *  read FEATURES expects). */
+		bool rx_banks = false;
 	};
 	explicit nic_eci_ports(options o);
 	nic_eci_ports() : nic_eci_ports(options{}) {}
@@ -65,6 +70,8 @@ public:
 	const std::vector<std::string> &protocol_errors() const;
 	/** Window offset of line @p k (0/1) of channel @p ch (0: RX_CHAN, 1: TX_CHAN). */
 	static std::uint64_t line_addr(unsigned ch, unsigned k);
+	/** Window offset of data line @p i of bank @p bank of channel @p ch. */
+	static std::uint64_t data_line_addr(unsigned ch, unsigned bank, std::uint32_t i);
 
 private:
 	struct impl;

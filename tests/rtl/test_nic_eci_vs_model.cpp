@@ -7,8 +7,10 @@
 #include <pioc/coherent/port.hpp>
 #include <pioc/device.hpp>
 #include <pioc/nic/eci_nic.hpp>
+#include <pioc/regs/nic_eci.hpp>
 #include <pioc/sim/eci_lines.hpp>
 
+#include "rtl/nic_eci_rtl_engine.hpp"
 #include "sim/nic/eci_nic_model.hpp"
 #include "sim/nic/mac_model.hpp"
 
@@ -32,7 +34,8 @@ using nic_test::random_frame;
 pioc::device model_as(std::uint64_t features)
 {
 	auto dev = pioc::device::open("sim:nic_eci");
-	dynamic_cast<pioc::sim::nic::eci_nic_model &>(*dev.coherent().system().engine()).set_banks(features != 0);
+	dynamic_cast<pioc::sim::nic::eci_nic_model &>(*dev.coherent().system().engine()).set_banks((features & pioc::regs::nic_eci::FEAT_RX_BANKS) != 0,
+										  (features & pioc::regs::nic_eci::FEAT_TX_BANKS) != 0);
 	return dev;
 }
 
@@ -163,5 +166,35 @@ TEST_CASE("nic_eci model against RTL: the same frames, byte-exact on both, laten
 		const auto tol = [](std::int64_t r) { return 24 + r / 200; };
 		CHECK(std::abs(model[i].tx_ns - rtl[i].tx_ns) <= tol(rtl[i].tx_ns));
 		CHECK(std::abs(model[i].rx_ns - rtl[i].rx_ns) <= tol(rtl[i].rx_ns));
+	}
+}
+
+TEST_CASE("rtl:nic_eci harness: FEATURES and the data lines through the ECI model's directory", "[nic_eci]")
+{
+	namespace N = pioc::regs::nic_eci;
+	for (bool banks : {false, true}) {
+		INFO("rx_banks " << banks);
+		pioc::sim::eci::system sys;
+		pioc::rtl::nic_eci_rtl_engine::options o;
+		o.rx_banks = banks;
+		pioc::rtl::nic_eci_rtl_engine eng(sys, o);
+		const pioc::coherent::eci_sim_lines l(sys, 0);
+		l.evict(N::FEATURES.offset);
+		CHECK(l.load64(N::FEATURES.offset) ==
+		      (banks ? N::FEAT_RX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT : 0));
+		// a data line is answered at once (never held), as the CYCLES line beside the engine
+		const pioc::coherent::layout rx{N::RX_CHAN.offset, N::LINE_BYTES, N::BANK_LINES};
+		l.evict(N::CYCLES.offset);
+		double t0 = sys.now();
+		l.load64(N::CYCLES.offset);
+		const double cycles_ns = sys.now() - t0;
+		for (std::uint32_t i : {std::uint32_t(0), std::uint32_t(N::BANK_LINES - 1)}) {
+			t0 = sys.now();
+			const std::uint64_t v = l.load64(rx.data_off(1, i));
+			CHECK(sys.now() - t0 <= cycles_ns + 3 * 1000.0 / N::clock_mhz);
+			if (!banks)
+				CHECK(v == 0); // a line of no channel
+		}
+		CHECK(eng.ports().protocol_errors().empty());
 	}
 }

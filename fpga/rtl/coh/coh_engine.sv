@@ -85,6 +85,16 @@
 // new session gets it whole); dmsg_last marks its final chunk, after which
 // the message number advances. coh_top ties dmsg_last to 1 (one-line
 // messages).
+// Data banks (BANK_LINES > 0 and bank_mode, the ECI NIC's FEAT_RX_BANKS;
+// Documentation/protocols.md "Data banks", coh_banks.sv): a consumed ACK is
+// answered with the next device message whole, MESSAGE, last, chunk 0x7ff,
+// len = its bytes (dmsg_total), its first 120 bytes in the answered line x
+// and the rest in bank x's data lines (2 + 2i + x of the channel), which
+// coh_banks fills from the producer's chunks (dmsg_chunk / dmsg_r*) while it
+// takes back every lent line of bank x; the answer waits for both. Plain
+// reads of data lines are answered (the next cycle, never held) with the
+// line's content and mark it lent. With bank_mode low (and in coh_top,
+// BANK_LINES = 0) the data lines read as zeros and messages go in chunks.
 // EXT_FN = 1 (the ECI NIC, fpga/rtl/nic/nic_eci_top.sv): no invoke_fn; the
 // rows a Fig. 5a request reaches the function unit with (x_in_*, x_in_last
 // on the message's final row) go out of the engine, and one result per
@@ -99,6 +109,7 @@ module coh_engine #(
     parameter int AW   = 20,     // window offset bits
     parameter int ID_W = 6,
     parameter bit EXT_FN = 1'b0, // the function unit outside the engine (x_*)
+    parameter int BANK_LINES = 0, // data lines per bank of the device-initiated channel (0: none)
     localparam int XTW = $clog2(32'(coh_dev_pkg::CPU_CHANNELS)) + 1
 ) (
     input  logic            clk,
@@ -108,6 +119,7 @@ module coh_engine #(
     input  logic [7:0]      cfg_op,
     input  logic [31:0]     cfg_timeout,
     input  logic [31:0]     cfg_delay,
+    input  logic            bank_mode,       // device messages whole, with data banks (BANK_LINES > 0)
     output logic            cnt_result,      // pulses: a result / message answer
     output logic            cnt_not_ready,   //         a NOT_READY answer
     // directory controller interface
@@ -148,6 +160,9 @@ module coh_engine #(
     input  logic [6:0]      dmsg_len,
     input  logic            dmsg_last,   // the message's final chunk
     output logic [10:0]     dmsg_chunk,  // the chunk the engine sends next
+    input  logic [15:0]     dmsg_total,  // bank_mode: the head message's bytes,
+    input  logic            dmsg_rvalid, //   dmsg_data is its chunk dmsg_rchunk (read of a
+    input  logic [10:0]     dmsg_rchunk, //   previous dmsg_chunk)
     // external function unit (EXT_FN = 1; unused otherwise)
     output logic            x_in_valid,
     input  logic            x_in_ready,
@@ -427,6 +442,35 @@ module coh_engine #(
         assign x_in_tag    = '0;
     end
 
+    // ---- data banks of the device-initiated channel (coh_banks)
+    localparam int BL  = BANK_LINES > 0 ? BANK_LINES : 1;
+    localparam int BIW = $clog2(2 * BL);
+    // data line of a window offset: its index 2i + b, or -1
+    function automatic int bank_line(input logic [AW-1:0] a);
+        int o;
+        o = 32'(a[CB-1:7]) - 2;   // (a size cast: yosys reads no int'())
+        bank_line = BANK_LINES > 0 && a[AW-1:CB] == (AW - CB)'(NCPU) && a[6:0] == 7'd0 && o >= 0 && o < 2 * BL ?
+                    o : -1;
+    endfunction
+    function automatic logic [AW-1:0] bank_addr(input logic [BIW-1:0] i);
+        bank_addr = AW'(NCPU * (1 << CB)) + AW'((32'(i) + 2) * 128);
+    endfunction
+    logic            bk_rv;            // a data line's answer: next cycle
+    logic [ID_W-1:0] bk_rid;
+    logic            bk_rexcl;
+    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy;
+    logic [BIW-1:0]  bk_lci_idx, bk_ul_idx;
+    logic [959:0]    bk_ctl;
+    logic [15:0]     bk_total;
+    logic [10:0]     bk_chunk;
+    logic [1023:0]   bk_q;
+    int              rd_b, lr_b;
+    assign rd_b = bank_line(rdreq_addr);
+    assign lr_b = bank_line(lclrsp_addr);
+    // the delivery's bank is the held line's (a held read during B_PEND is
+    // always on the signalled line: a read of the answered one is served at once)
+    wire bk_held = bk_bank == par[NCPU];
+
     // ---- answer selection: a held read that can be answered now
     logic [NCH-1:0] reclaiming;   // LCI of channel c's non-trigger line not yet acknowledged
     always_comb begin
@@ -444,7 +488,9 @@ module coh_engine #(
             // (the pulled line's examination takes a few cycles)
             may_nr[c]    = inv[3*c +: 3] != I_FETCH && inv[3*c +: 3] != I_QUEUED;
         end
-        ready_now[NCPU] = b_st == B_READY || (b_st == B_PEND && dmsg_valid);
+        // with banks: the message in bank x (the held line) and nothing of it lent
+        ready_now[NCPU] = b_st == B_READY ||
+                          (b_st == B_PEND && dmsg_valid && (!bank_mode || (bk_ready && bk_held)));
         may_nr[NCPU]    = b_st == B_PEND;
     end
 
@@ -464,15 +510,15 @@ module coh_engine #(
                 ans_nr = !ready_now[c];
             end
         end
-        if (rdrsp_valid) ans_go = 1'b0;    // output register busy
+        if (rdrsp_valid || bk_rv) ans_go = 1'b0;    // output register busy (or a data line's answer next)
     end
     assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
 
     wire [1023:0] msg_line = {dmsg_data, mk_word(K_MSG, dmsg_last, mchunk, 16'(dmsg_len), mseq + 32'd1)};
-    assign dmsg_chunk = mchunk;
+    assign dmsg_chunk = bank_mode ? bk_chunk : mchunk;
 
     // An incoming read is taken when no held answer wants the output register.
-    assign rdreq_ready = !rdrsp_valid && !ans_go;
+    assign rdreq_ready = !rdrsp_valid && !ans_go && !bk_rv;
     wire   rd_take     = rdreq_valid && rdreq_ready;
     int    rd_l;
     assign rd_l = line_of(rdreq_addr);
@@ -506,6 +552,38 @@ module coh_engine #(
         pending[NCPU] = b_st == B_PEND;
     end
 
+    // ---- data banks: the unit (declared above)
+    wire   rd_bank   = bank_mode && rd_b >= 0;
+    wire   bk_lci_go = (!lclreq_valid || lclreq_ready) && lci_pick < 0 && bk_lci_valid;
+    wire   bk_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && bk_ul_valid;
+    // the answer of a delivery leaves (the producer pops the message)
+    wire   bk_done   = bank_mode && ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
+    if (BANK_LINES > 0) begin : g_banks
+        coh_banks #(.BL(BL)) u_banks (
+            .clk, .rst_n,
+            .start(bank_mode && b_st == B_PEND && !bk_active && dmsg_rvalid), .start_bank(par[NCPU]),
+            .active(bk_active), .bank(bk_bank), .ready(bk_ready), .done(bk_done), .ctl(bk_ctl),
+            .total(bk_total),
+            .chunk(bk_chunk), .c_last(dmsg_last), .c_valid(dmsg_rvalid), .c_k(dmsg_rchunk), .c_data(dmsg_data),
+            .c_total(dmsg_total),
+            .rd(rd_take && rd_bank), .rd_idx(BIW'(rd_b)), .rd_q(bk_q),
+            // an LCI never overtakes the answer of a read of its line
+            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && rd_bank)),
+            .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
+            .lci_take(bk_lci_go), .lcia(lclrsp_valid && lr_b >= 0), .lcia_idx(BIW'(lr_b)),
+            .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy));
+    end else begin : g_no_banks
+        assign bk_active = 1'b0;   assign bk_bank = 1'b0;  assign bk_ready = 1'b0;
+        assign bk_ctl = '0;        assign bk_total = '0;   assign bk_chunk = '0;
+        assign bk_q = '0;          assign bk_lci_valid = 1'b0; assign bk_lci_idx = '0;
+        assign bk_ul_valid = 1'b0; assign bk_ul_idx = '0;  assign bk_busy = 1'b0;
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused_bk = ^dmsg_total ^ dmsg_rvalid ^ ^dmsg_rchunk ^ bk_active ^ bk_done ^ |lr_b;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+    // a whole message: the answered line (word + bytes 0..119), its rest in the bank
+    wire [1023:0] bk_line = {bk_ctl, mk_word(K_MSG, 1'b1, 11'h7ff, bk_total, mseq + 32'd1)};
+
     logic inv_busy;
     always_comb begin
         inv_busy = 1'b0;
@@ -513,7 +591,7 @@ module coh_engine #(
             if (inv[3*c +: 3] != I_IDLE) inv_busy = 1'b1;
     end
     assign busy = m_st != M_IDLE || |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
-                  lclreq_valid || ulreq_valid;
+                  lclreq_valid || ulreq_valid || bk_rv || bk_busy;
 
     // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
     // through speed.vlt; no port, the hardware ignores them). quiet: while no
@@ -527,7 +605,8 @@ module coh_engine #(
     logic [31:0] quiet_for;
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
-                !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0;
+                !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
+                !bk_rv && !bk_busy;
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
                   (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
@@ -569,6 +648,7 @@ module coh_engine #(
             ulreq_valid  <= 1'b0;
             cnt_result   <= 1'b0;
             cnt_not_ready <= 1'b0;
+            bk_rv        <= 1'b0;
         end else begin
             cnt_result    <= 1'b0;
             cnt_not_ready <= 1'b0;
@@ -786,6 +866,12 @@ module coh_engine #(
                             tr   = b_tr;
                             if (tr && (b_res & C_VALID) == 0) cnt_not_ready <= 1'b1;
                             b_st <= B_IDLE;
+                        end else if (bank_mode) begin
+                            line   = bk_line;
+                            tr     = 1'b0;
+                            mseq   <= mseq + 32'd1;
+                            cnt_result <= 1'b1;
+                            b_st <= B_IDLE;
                         end else begin
                             line = msg_line;
                             tr   = 1'b0;
@@ -847,7 +933,12 @@ module coh_engine #(
             if (rd_take) begin
                 logic immediate, fetch;
                 logic [1023:0] line;
-                immediate = 1'b1;
+                immediate = !rd_bank;   // a data line: answered from its bank next cycle
+                if (rd_bank) begin
+                    bk_rv    <= 1'b1;
+                    bk_rid   <= rdreq_id;
+                    bk_rexcl <= rdreq_excl;
+                end
                 fetch = 1'b0;
                 line = '0;
                 for (int c = 0; c < NCH; c++)
@@ -898,6 +989,14 @@ module coh_engine #(
                 end
             end
 
+            if (bk_rv) begin
+                bk_rv       <= 1'b0;
+                rdrsp_valid <= 1'b1;
+                rdrsp_id    <= bk_rid;
+                rdrsp_data  <= bk_q;
+                rdrsp_excl  <= cfg_excl || bk_rexcl;
+            end
+
             // write-backs into the device's copy of the line
             if (wr_take) begin
                 // the enabled bytes merged in here (not as a 1024-bit mask
@@ -924,6 +1023,10 @@ module coh_engine #(
                         need_lci[l] <= 1'b0;
                         lci_out[l]  <= 1'b1;
                     end
+            end else if (bk_lci_go) begin   // a lent data line taken back
+                lclreq_valid <= 1'b1;
+                lclreq_addr  <= bank_addr(bk_lci_idx);
+                lclreq_inv   <= 1'b1;
             end
             if (lclrsp_valid && lr_l >= 0) begin
                 for (int l = 0; l < NL; l++)
@@ -942,6 +1045,9 @@ module coh_engine #(
                 ulreq_addr  <= addr_of(ul_pick);
                 for (int l = 0; l < NL; l++)
                     if (l == ul_pick) need_ul[l] <= 1'b0;
+            end else if (bk_ul_go) begin
+                ulreq_valid <= 1'b1;
+                ulreq_addr  <= bank_addr(bk_ul_idx);
             end
         end
     end

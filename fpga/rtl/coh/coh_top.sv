@@ -90,7 +90,7 @@ module coh_top #(
     localparam logic [$clog2(32'(coh_dev_pkg::CPU_CHANNELS)):0] XTAG0 = '0;
     /* verilator lint_off PINCONNECTEMPTY */   // the chunk index and the external function unit: unused here
     coh_engine #(.AW(AW), .ID_W(ID_W)) u_eng (
-        .clk, .rst_n, .cfg_excl, .cfg_op, .cfg_timeout, .cfg_delay, .cnt_result, .cnt_not_ready,
+        .clk, .rst_n, .cfg_excl, .cfg_op, .cfg_timeout, .cfg_delay, .bank_mode(1'b0), .cnt_result, .cnt_not_ready,
         .rdreq_valid, .rdreq_ready, .rdreq_id, .rdreq_addr, .rdreq_excl,
         .rdrsp_valid, .rdrsp_ready, .rdrsp_id, .rdrsp_data, .rdrsp_excl,
         .wrreq_valid, .wrreq_ready, .wrreq_id, .wrreq_addr, .wrreq_data, .wrreq_be,
@@ -99,6 +99,7 @@ module coh_top #(
         .lclrsp_valid, .lclrsp_ready, .lclrsp_addr, .lclrsp_inv,
         .ulreq_valid, .ulreq_ready, .ulreq_addr,
         .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last(1'b1), .dmsg_chunk(),
+        .dmsg_total(16'd0), .dmsg_rvalid(1'b0), .dmsg_rchunk(11'd0),
         .x_in_valid(), .x_in_ready(1'b0), .x_in_data(), .x_in_nbytes(), .x_in_last(), .x_in_tag(),
         .x_out_valid(1'b0), .x_out_data(1024'd0), .x_out_nbytes(8'd0), .x_out_tag(XTAG0), .busy);
     /* verilator lint_on PINCONNECTEMPTY */

@@ -20,7 +20,10 @@
 // a new session, so a message interrupted by a resync goes out whole again);
 // the row of that chunk is read every cycle, and dmsg_valid is up once the
 // row read matches the chunk and the head frame (one cycle after either
-// changes).
+// changes). The engine's data banks (coh_banks) read the head message's
+// chunks one a cycle instead, dmsg_chunk moving every cycle: dmsg_rvalid
+// and dmsg_rchunk say which chunk dmsg_data shows, dmsg_total how long the
+// message is.
 module nic_eci_rx #(
     parameter int ROWS = 2048,     // 120-byte rows: 240 KiB, 25 MTU frames
     parameter int FRAMES = 32      // frames queued at once
@@ -42,6 +45,10 @@ module nic_eci_rx #(
     output logic [6:0]    dmsg_len,
     output logic          dmsg_last,
     input  logic [10:0]   dmsg_chunk,
+    // the same rows streamed (the engine's data banks read one a cycle):
+    output logic [15:0]   dmsg_total,   // the head message's bytes (RX_HDR + frame)
+    output logic          dmsg_rvalid,  // dmsg_data is its chunk dmsg_rchunk
+    output logic [10:0]   dmsg_rchunk,
     output logic          busy          // a frame is arriving or its stamp not in yet
 );
     localparam int RW = $clog2(ROWS);
@@ -106,6 +113,9 @@ module nic_eci_rx #(
     assign dmsg_data  = r_k == 11'd0 ? {rdata[959:64], h_ts} : rdata;
     assign dmsg_last  = c_left <= 17'(CH);
     assign dmsg_len   = dmsg_last ? 7'(c_left) : 7'(CH);
+    assign dmsg_total = 16'(h_tot);
+    assign dmsg_rvalid = r_ok && nonempty;
+    assign dmsg_rchunk = r_k;
     // the rows' chunks hold h_tot bytes: ceil(h_tot / 120) rows
     wire [RW:0]   h_rows   = (RW + 1)'((h_tot + 17'(CH - 1)) / 17'(CH));
 

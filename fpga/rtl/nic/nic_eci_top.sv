@@ -12,6 +12,14 @@
 //            stream (nic_eci_tx), the answer is the MAC's TX stamp
 //   CYCLES   a line answered here with the core-clock counter at the cycle
 //            its read was taken (the MAC stamps count the same cycles)
+//   FEATURES a line answered here with what the image does: with rx_banks
+//            high FEAT_RX_BANKS | BANK_LINES << FEAT_LINES_SHIFT, and RX
+//            messages go whole (chunk 0x7ff) with their rest in the answered
+//            line's data bank (coh_engine's bank_mode); low: 0, and messages
+//            go line by line, as before the data banks. rx_banks is a mode
+//            pin, held from reset on (the Enzian adapter ties it high; the
+//            simulation harness sets it per run: a driver that does not read
+//            FEATURES only works with it low)
 //
 // The engine's channels sit at its own offsets (CPU channels 0..3, device
 // channel 4, coh_dev.toml); this module translates the NIC's window to them
@@ -27,6 +35,7 @@ module nic_eci_top #(
 ) (
     input  logic            clk,
     input  logic            rst_n,
+    input  logic            rx_banks,   // RX messages with data banks (FEATURES says so)
     input  logic            rdreq_valid,
     output logic            rdreq_ready,
     input  logic [ID_W-1:0] rdreq_id,
@@ -68,7 +77,9 @@ module nic_eci_top #(
                                  E_RX = (AW - SH)'(coh_dev_pkg::CPU_CHANNELS),   // the engine's 5b channel
                                  E_TX = '0,                                      // its CPU channel 0
                                  E_NONE = '1;                                    // lines of no channel
-    localparam logic [AW-1:0] CYC = AW'(nic_eci_pkg::CYCLES_OFF);
+    localparam logic [AW-1:0] CYC = AW'(nic_eci_pkg::CYCLES_OFF), FEAT = AW'(nic_eci_pkg::FEATURES_OFF);
+    wire [63:0] features = rx_banks ? 64'(nic_eci_pkg::FEAT_RX_BANKS) |
+                                      64'(nic_eci_pkg::BANK_LINES) << nic_eci_pkg::FEAT_LINES_SHIFT : 64'd0;
 
     // NIC window offset -> engine offset, and back
     function automatic logic [AW-1:0] to_eng(input logic [AW-1:0] a);
@@ -82,14 +93,14 @@ module nic_eci_top #(
 
     cycle_counter u_cnt (.clk, .rst_n, .count(cycles));
 
-    // ---- CYCLES: answered here; the output register is shared with the engine
+    // ---- CYCLES, FEATURES: answered here; the output register is shared with the engine
     logic            cyc_v;
     logic [ID_W-1:0] cyc_id;
     logic [63:0]     cyc_val;
     logic            e_rdreq_ready, e_rdrsp_valid, e_rdrsp_excl;
     logic [ID_W-1:0] e_rdrsp_id;
     logic [1023:0]   e_rdrsp_data;
-    wire  is_cyc = rdreq_addr == CYC;
+    wire  is_cyc = rdreq_addr == CYC || rdreq_addr == FEAT;
     wire  cyc_take = rdreq_valid && is_cyc && !cyc_v && !e_rdrsp_valid;
     assign rdreq_ready = is_cyc ? !cyc_v && !e_rdrsp_valid : e_rdreq_ready;
     // a CYCLES answer, once up, goes first; the engine's waits (its valid stays)
@@ -105,7 +116,7 @@ module nic_eci_top #(
             if (cyc_take) begin
                 cyc_v   <= 1'b1;
                 cyc_id  <= rdreq_id;
-                cyc_val <= cycles;
+                cyc_val <= rdreq_addr == FEAT ? features : cycles;
             end
         end
     end
@@ -115,16 +126,18 @@ module nic_eci_top #(
     logic            dmsg_valid, dmsg_ready, dmsg_last, x_in_valid, x_in_ready, x_in_last, x_out_valid;
     logic [959:0]    dmsg_data;
     logic [6:0]      dmsg_len;
-    logic [10:0]     dmsg_chunk;
+    logic [10:0]     dmsg_chunk, dmsg_rchunk;
+    logic [15:0]     dmsg_total;
+    logic            dmsg_rvalid;
     logic [1023:0]   x_in_data, x_out_data;
     logic [7:0]      x_in_nbytes, x_out_nbytes;
     logic [XTW-1:0]  x_in_tag, x_out_tag;
     logic [AW-1:0]   e_lclreq_addr, e_ulreq_addr;
     logic            eng_busy, rx_busy, tx_busy;
     /* verilator lint_off PINCONNECTEMPTY */   // counters: the NIC has no control block
-    coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1)) u_eng (
+    coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1), .BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
         .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
-        .cfg_delay(32'd0), .cnt_result(), .cnt_not_ready(),
+        .cfg_delay(32'd0), .bank_mode(rx_banks), .cnt_result(), .cnt_not_ready(),
         .rdreq_valid(rdreq_valid && !is_cyc), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
         .rdreq_excl,
         .rdrsp_valid(e_rdrsp_valid), .rdrsp_ready(rdrsp_ready && !cyc_v), .rdrsp_id(e_rdrsp_id),
@@ -135,6 +148,7 @@ module nic_eci_top #(
         .lclrsp_valid, .lclrsp_ready, .lclrsp_addr(to_eng(lclrsp_addr)), .lclrsp_inv,
         .ulreq_valid, .ulreq_ready, .ulreq_addr(e_ulreq_addr),
         .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
+        .dmsg_total, .dmsg_rvalid, .dmsg_rchunk,
         .x_in_valid, .x_in_ready, .x_in_data, .x_in_nbytes, .x_in_last, .x_in_tag,
         .x_out_valid, .x_out_data, .x_out_nbytes, .x_out_tag, .busy(eng_busy));
     /* verilator lint_on PINCONNECTEMPTY */
@@ -157,7 +171,7 @@ module nic_eci_top #(
     nic_eci_rx u_rx (
         .clk, .rst_n, .tdata(rx_tdata), .tkeep(rx_tkeep), .tlast(rx_tlast), .tvalid(rx_tvalid), .tready(rx_tready),
         .rx_done_valid, .rx_done_ts, .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
-        .busy(rx_busy));
+        .dmsg_total, .dmsg_rvalid, .dmsg_rchunk, .busy(rx_busy));
 
     mac_loopback u_mac (
         .clk, .rst_n, .now(cycles),

@@ -37,8 +37,6 @@ constexpr std::uint64_t rx_offer_cycles = 2;
 // with banks has been measured yet; the control lines' numbers above stay.
 constexpr double data_line_cycles = 3;
 
-constexpr std::uint64_t bank_features =
-	map::FEAT_RX_BANKS | map::FEAT_TX_BANKS | std::uint64_t(map::BANK_LINES) << map::FEAT_LINES_SHIFT;
 
 bool data_line(std::uint64_t addr) noexcept { return addr % map::CHANNEL_STRIDE >= 2 * map::LINE_BYTES; }
 
@@ -73,19 +71,21 @@ eci_nic_model::eci_nic_model(eci::system &sys, bool banks) : sys_(sys)
 	set_banks(banks);
 }
 
-void eci_nic_model::set_banks(bool on)
+void eci_nic_model::set_banks(bool rx, bool tx)
 {
 	rx_.reset();
 	tx_.reset();
-	rx_ = std::make_unique<eci::proto_engine>(sys_, engine_for(coherent::variant::dev_dev, 1, on));
+	rx_ = std::make_unique<eci::proto_engine>(sys_, engine_for(coherent::variant::dev_dev, 1, rx));
 	// Channel 1 of the CPU-initiated engine is TX_CHAN (its channel 0 is
 	// RX_CHAN's lines, which route() never hands it).
-	auto tc = engine_for(coherent::variant::cpu_dev, 2, on);
+	auto tc = engine_for(coherent::variant::cpu_dev, 2, tx);
 	tc.handler = [this](const std::uint8_t *req, std::size_t n, std::uint8_t *resp, std::size_t cap) {
 		return transmit(req, n, resp, cap);
 	};
 	tx_ = std::make_unique<eci::proto_engine>(sys_, std::move(tc));
-	features_ = on ? bank_features : 0;
+	features_ = (rx ? map::FEAT_RX_BANKS : 0) | (tx ? map::FEAT_TX_BANKS : 0);
+	if (features_)
+		features_ |= std::uint64_t(map::BANK_LINES) << map::FEAT_LINES_SHIFT;
 	sys_.attach(this); // the engines attached themselves; the router goes in front
 }
 

@@ -54,7 +54,9 @@ public:
 	/** Builds both engines again, with or without banks (tests of both
 	 *  modes on one opened device): before a driver opens, as the engines'
 	 *  state starts afresh. */
-	void set_banks(bool on);
+	void set_banks(bool on) { set_banks(on, on); }
+	/** RX and TX separately (rtl:nic_eci has RX banks only). */
+	void set_banks(bool rx, bool tx);
 	/** The FEATURES word this image answers. */
 	std::uint64_t features() const noexcept { return features_; }
 	/** For tests: an image whose FEATURES line says @p word whatever its
