@@ -11,6 +11,10 @@
 #include <cstdint>
 #include <memory>
 
+namespace pioc::sim::eci {
+class device_engine;
+}
+
 namespace pioc::rtl {
 
 /** The PIO image (fpga/rtl/pio/pio_top.sv), BAR0 = pio_dev.toml. Simulated
@@ -47,5 +51,8 @@ struct rtl_stats {
 };
 /** Statistics of @p t if it is an RTL target, else cycles = 0. */
 rtl_stats stats_of(const pioc::sim::target &t);
+/** The same of a Verilated engine behind the ECI model's directory
+ *  (rtl:nic_eci, rtl:coh), else cycles = 0. */
+rtl_stats stats_of(const pioc::sim::eci::device_engine &e);
 
 } // namespace pioc::rtl

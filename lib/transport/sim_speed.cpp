@@ -1,7 +1,9 @@
 // How fast a simulated device ran (include/pioc/bench/sim_speed.hpp).
 #include <pioc/bench/sim_speed.hpp>
 
+#include <pioc/coherent/port.hpp>
 #include <pioc/device.hpp>
+#include <pioc/sim/eci.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
 #ifdef PIOC_HAVE_RTL
@@ -21,11 +23,32 @@ double process_cpu_s()
 	return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
+/** A simulated coherent device (sim:nic_eci, rtl:nic_eci): the ECI model's
+ *  clock and, behind its directory, a Verilated engine's cycles. */
+std::optional<sim_sample> coherent_sample(device &dev)
+{
+	coherent::port *p = dev.get_transport().coherent_port();
+	if (!p || !p->simulated())
+		return std::nullopt;
+	sim::eci::system &sys = p->system();
+	sim_sample s;
+	s.sim_ns = sys.now();
+#ifdef PIOC_HAVE_RTL
+	if (const sim::eci::device_engine *e = sys.engine()) {
+		const rtl::rtl_stats r = rtl::stats_of(*e);
+		s.cycles = r.cycles;
+		s.evaluated_cycles = r.evaluated_cycles;
+		s.clock_mhz = r.clock_mhz;
+	}
+#endif
+	return s;
+}
+
 std::optional<sim_sample> sample(device &dev)
 {
 	sim::pcie_link *link = dev.sim_link();
 	if (!link)
-		return std::nullopt;
+		return coherent_sample(dev);
 	sim_sample s;
 	s.sim_ns = double(link->now_ns());
 #ifdef PIOC_HAVE_RTL

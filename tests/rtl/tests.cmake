@@ -150,7 +150,8 @@ if(PIOC_RTL)
     COMMAND sh -c "for m in rx tx; do $<TARGET_FILE:nicbench> $m --path eci --device rtl:nic_eci --json 2>err-rtl.nicbench_nic_eci.txt | \
 python3 -c 'import json,sys; r=json.load(sys.stdin); assert r[\"simulated\"] is True and r[\"transport\"]==\"rtl\", r; \
 x=r[\"results\"]; assert [e[\"size\"] for e in x]==[64,1536,9600], x; assert all(e[\"iterations\"]==20 and e[\"p50_ns\"]>0 for e in x), x; \
-assert x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x' $m || exit 1; \
+assert x[0][\"p50_ns\"]<x[1][\"p50_ns\"]<x[2][\"p50_ns\"], x; \
+s=r[\"simulation\"]; assert s[\"cycles\"]>0 and 0<s[\"evaluated_cycles\"]<=s[\"cycles\"] and s[\"simulated_ns\"]>0, s' $m || exit 1; \
 grep -q 'rtl:nic_eci is Verilated RTL: 20 frames per size' err-rtl.nicbench_nic_eci.txt || { cat err-rtl.nicbench_nic_eci.txt; exit 1; }; done")
   set_tests_properties(rtl.nicbench_nic_eci PROPERTIES TIMEOUT 300 LABELS rtl)
 endif()
