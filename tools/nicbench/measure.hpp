@@ -9,6 +9,7 @@
 #include <pioc/error.hpp>
 #include <pioc/nic/nic.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 #include <random>
@@ -23,9 +24,13 @@ struct frame_source {
 	/** A frame of @p len bytes: sequence number first, random bytes after. */
 	std::vector<std::byte> next(std::size_t len)
 	{
+		// Eight bytes per draw: a draw per byte was a fifth of a run's CPU
+		// time on the ECI model (perf), counted in the simulator's speed.
 		std::vector<std::byte> f(len);
-		for (auto &b : f)
-			b = std::byte(rng());
+		for (std::size_t i = 0; i < len; i += 8) {
+			const std::uint64_t r = rng();
+			std::memcpy(f.data() + i, &r, std::min<std::size_t>(8, len - i));
+		}
 		std::memcpy(f.data(), &seq, sizeof seq);
 		++seq;
 		return f;
