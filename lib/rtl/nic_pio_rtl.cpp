@@ -5,14 +5,9 @@
 #include "Vnic_pio_top___024root.h"
 #include "rtl_clock.hpp"
 #include "pioc/regs/nic_pio.hpp"
-#include "sim/nic/pio_nic_model.hpp"
-#include <pioc/error.hpp>
+#include "sim/xdma/xdma_dev.hpp"
 
-#include <deque>
 #include <functional>
-#include <string>
-
-#include <unistd.h>
 
 namespace pioc::rtl {
 
@@ -21,40 +16,22 @@ namespace R = pioc::regs::nic_pio;
 
 /** The image's rx_irq pulse: the XDMA IP's user interrupt line RX_IRQ_LINE
  *  (as vcu118_nic_top holds it as usr_irq_req), raised on the XDMA model in
- *  front of the image in the pulse's cycle; that model sends the MSI-X.
- *  Alone (no XDMA model connected) the pulse becomes the vector's eventfd
- *  write msi_ns + wake_ns later, what the behavioural model charges. */
+ *  front of the image (make_nic_pio_rtl) in the pulse's cycle; that model
+ *  sends the MSI-X. */
 class irq_wire final : public tb::agent {
 public:
 	irq_wire(const Vnic_pio_top *m, const clocked<Vnic_pio_top> *c) : m_(m), c_(c) {}
 	void drive() override {}
 	void sample() override
 	{
-		if (!m_->rx_irq)
-			return;
-		if (raise)
+		if (m_->rx_irq && raise)
 			raise(R::RX_IRQ_LINE, double(c_->now_ns()));
-		else
-			due_ns_.push_back(c_->now_ns() + path_.msi_ns + path_.wake_ns);
 	}
-	void deliver(std::uint64_t t_ns)
-	{
-		while (!due_ns_.empty() && due_ns_.front() <= t_ns) {
-			due_ns_.pop_front();
-			if (fd >= 0) {
-				const std::uint64_t one = 1;
-				[[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
-			}
-		}
-	}
-	int fd = -1;
 	std::function<void(unsigned, double)> raise;
 
 private:
 	const Vnic_pio_top *m_;
 	const clocked<Vnic_pio_top> *c_;
-	pioc::sim::nic::pio_nic_model::timing path_;
-	std::deque<std::uint64_t> due_ns_;
 };
 
 /** The image and the AXI4 master on its slave port, built before the BAR. */
@@ -80,19 +57,6 @@ public:
 	{
 	}
 
-	void advance(std::uint64_t t_ns) override
-	{
-		axi_bar::advance(t_ns);
-		irq.deliver(t_ns);
-	}
-	bool delivers_msix() const noexcept override { return true; }
-	void bind_vector(unsigned vector, int fd) override
-	{
-		if (vector != R::RX_IRQ_VECTOR)
-			throw error(errc::out_of_range, "rtl:nic_pio: MSI-X vector " + std::to_string(vector) +
-								" does not exist (RX_IRQ_VECTOR is the only one)");
-		irq.fd = fd;
-	}
 	void connect_user_irq(std::function<void(unsigned, double)> raise) override { irq.raise = std::move(raise); }
 };
 
