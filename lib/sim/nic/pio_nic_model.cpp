@@ -74,26 +74,6 @@ std::uint64_t pio_nic_model::port_start(std::uint64_t t_ns) const
 void pio_nic_model::advance(std::uint64_t t_ns)
 {
 	run_to(cycles_at(t_ns));
-	deliver_irqs(t_ns);
-}
-
-void pio_nic_model::bind_vector(unsigned vector, int fd)
-{
-	if (vector != r::RX_IRQ_VECTOR)
-		throw error(errc::out_of_range, "nic_pio: MSI-X vector " + std::to_string(vector) +
-							" does not exist (RX_IRQ_VECTOR is the only one)");
-	irq_fd_ = fd;
-}
-
-void pio_nic_model::deliver_irqs(std::uint64_t t_ns)
-{
-	while (!irq_due_ns_.empty() && irq_due_ns_.front() <= t_ns) {
-		irq_due_ns_.pop_front();
-		if (irq_fd_ >= 0) {
-			const std::uint64_t one = 1;
-			[[maybe_unused]] ssize_t n = ::write(irq_fd_, &one, sizeof one);
-		}
-	}
 }
 
 std::uint64_t pio_nic_model::next_landing_ns() const noexcept
@@ -106,10 +86,9 @@ std::uint64_t pio_nic_model::next_landing_ns() const noexcept
 
 std::uint64_t pio_nic_model::next_event_ns() const noexcept
 {
-	// The next eventfd write, or the next landing (which may raise one):
-	// a landing is the only thing that can start an interrupt.
-	const std::uint64_t irq = irq_due_ns_.empty() ? UINT64_MAX : irq_due_ns_.front();
-	return std::min(irq, next_landing_ns());
+	// A landing is the only thing that can raise the interrupt line (the
+	// XDMA model in front of this one sends the MSI-X).
+	return next_landing_ns();
 }
 
 void pio_nic_model::run_to(std::uint64_t now)
@@ -168,8 +147,6 @@ void pio_nic_model::land(const frame &f)
 		const std::uint64_t sent = ns_at(f.mac.rx_stamp + timing_.rx_land_cycles);
 		if (raise_)
 			raise_(r::RX_IRQ_LINE, double(sent));
-		else
-			irq_due_ns_.push_back(sent + timing_.msi_ns + timing_.wake_ns);
 	}
 }
 

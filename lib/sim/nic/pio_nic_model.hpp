@@ -30,8 +30,7 @@
 //    by default) once the driver enabled the line, and the eventfd is
 //    signalled one_way_ns + irq_ns later (the posted write crossing the
 //    link, then the host's interrupt handler and the waiter's wake-up).
-//    Alone (unit tests of the model) it sends vector RX_IRQ_VECTOR itself,
-//    msi_ns + wake_ns after the landing. Nothing else of the host's
+//    Alone (unit tests of the model) the line goes nowhere. Nothing else of the host's
 //    interrupt path (the IOMMU's interrupt remapping, a sleeping core's exit
 //    latency, the scheduler under load) is modelled.
 // The MAC's line timing is mac_model's, checked cycle-exact against
@@ -59,8 +58,6 @@ public:
 		unsigned rx_land_cycles = 2;  ///< last RX beat -> descriptor and RX_HEAD seen
 		unsigned read_cycles = 3;     ///< BAR read: port time besides one cycle per beat
 		unsigned write_cycles = 2;    ///< BAR write: port time besides one cycle per beat
-		std::uint64_t msi_ns = 250;   ///< MSI-X write: device -> host, one way (the link preset's)
-		std::uint64_t wake_ns = 1800; ///< MSI-X arrival -> eventfd signalled -> waiter running (host)
 	};
 	pio_nic_model();
 	explicit pio_nic_model(timing t);
@@ -72,11 +69,9 @@ public:
 	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len,
 			   std::uint64_t t_ns) override;
 	void advance(std::uint64_t t_ns) override;
-	// The RX interrupt's eventfd writes are the events a waiting CPU sleeps to.
+	// Its landings are the events a CPU waiting for the interrupt sleeps to.
 	bool has_event_clock() const noexcept override { return true; }
 	std::uint64_t next_event_ns() const noexcept override;
-	bool delivers_msix() const noexcept override { return true; }
-	void bind_vector(unsigned vector, int fd) override;
 	/** Behind the XDMA model: landings raise its user line instead. */
 	void connect_user_irq(std::function<void(unsigned, double)> raise) override { raise_ = std::move(raise); }
 
@@ -112,7 +107,6 @@ private:
 	std::uint64_t reg_read(std::uint64_t off, unsigned len, std::uint64_t now);
 	void put64(std::vector<std::uint8_t> &mem, std::uint64_t off, std::uint64_t v);
 	void land(const frame &f);
-	void deliver_irqs(std::uint64_t t_ns);
 
 	timing timing_;
 	mac_model mac_;
@@ -127,8 +121,6 @@ private:
 	std::uint64_t ignored_writes_ = 0;
 	bool irq_armed_ = false;
 	std::uint32_t rx_irqs_ = 0;
-	int irq_fd_ = -1;                 ///< eventfd of vector RX_IRQ_VECTOR, -1: none
-	std::deque<std::uint64_t> irq_due_ns_; ///< eventfd writes on their way, in order
 	std::function<void(unsigned, double)> raise_; ///< the IP's usr_irq_req, when behind xdma_dev
 };
 
