@@ -9,8 +9,9 @@
 // Delivery (start .. done): the head message's 120-byte chunks are read from
 // the producer one a cycle (chunk / c_*: the RX bridge's row RAM, one cycle
 // of read latency), chunk 0 kept as the control line, the others packed into
-// 128-byte bank lines and written, one a cycle. Meanwhile every lent line of
-// the bank is taken back (LCI, all in flight, then UL). `ready` says the
+// 128-byte bank lines and written, one a cycle. Meanwhile, if the message
+// has bytes past the control line's, every lent line of the bank is taken
+// back (LCI, all in flight, then UL). `ready` says the
 // message is in the bank and no line of the bank is lent: no CPU copy of a
 // bank line can be older than the data the answer announces, also when a
 // speculative read raced with the delivery (it sets the line's lent bit
@@ -73,8 +74,12 @@ module coh_banks #(
     localparam logic [NB-1:0] BANK1 = {BL{2'b10}};   // the lines of bank 1 (odd indices)
     wire [NB-1:0] in_bank = bank ? BANK1 : ~BANK1;
 
-    // ---- take-back: the lowest lent line of the bank not yet asked for
-    wire [NB-1:0] want = st != D_IDLE ? lent & ~out & ~owe_ul & in_bank : '0;
+    // ---- take-back: the lowest lent line of the bank not yet asked for.
+    // Only for a message with bytes in the bank: one that fits the control
+    // line leaves the bank's lines with the CPU (their lent bits stay set,
+    // and the next message with bank bytes takes them back).
+    wire          uses_bank = total > 16'd120;
+    wire [NB-1:0] want = st != D_IDLE && uses_bank ? lent & ~out & ~owe_ul & in_bank : '0;
     always_comb begin
         lci_valid = 1'b0;
         lci_idx   = '0;
@@ -97,7 +102,7 @@ module coh_banks #(
     end
 
     assign active = st != D_IDLE;
-    assign ready  = st == D_DONE && (lent & in_bank) == '0;
+    assign ready  = st == D_DONE && (!uses_bank || (lent & in_bank) == '0);
     assign chunk  = k;
     assign busy   = st != D_IDLE || out != '0 || owe_ul != '0;
 
