@@ -176,7 +176,11 @@ module coh_engine #(
     input  logic [XTW-1:0]  x_out_tag,
     // work in flight (held reads, pending LC/LCI/UL, invocations, outputs):
     // a simulator may stop the clock while it is low and no input is valid
-    output logic            busy
+    output logic            busy,
+    // simulation only (idle-cycle skipping; see quiet below): the engine
+    // only waits, and for at most wait_edges edges
+    output logic            only_waits,
+    output logic [31:0]     wait_edges
 );
     localparam int NCPU = 32'(coh_dev_pkg::CPU_CHANNELS);
     localparam int NCH  = NCPU + 1;
@@ -558,10 +562,12 @@ module coh_engine #(
     wire   bk_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && bk_ul_valid;
     // the answer of a delivery leaves (the producer pops the message)
     wire   bk_done   = bank_mode && ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
+    // a delivery starts: the next edge begins copying the head message
+    wire   bk_start  = bank_mode && b_st == B_PEND && !bk_active && dmsg_rvalid;
     if (BANK_LINES > 0) begin : g_banks
         coh_banks #(.BL(BL)) u_banks (
             .clk, .rst_n,
-            .start(bank_mode && b_st == B_PEND && !bk_active && dmsg_rvalid), .start_bank(par[NCPU]),
+            .start(bk_start), .start_bank(par[NCPU]),
             .active(bk_active), .bank(bk_bank), .ready(bk_ready), .done(bk_done), .ctl(bk_ctl),
             .total(bk_total),
             .chunk(bk_chunk), .c_last(dmsg_last), .c_valid(dmsg_rvalid), .c_k(dmsg_rchunk), .c_data(dmsg_data),
@@ -594,7 +600,8 @@ module coh_engine #(
                   lclreq_valid || ulreq_valid || bk_rv || bk_busy;
 
     // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
-    // through speed.vlt; no port, the hardware ignores them). quiet: while no
+    // through speed.vlt, nic_eci_top through only_waits / wait_edges; the
+    // hardware ignores them). quiet: while no
     // input is valid, the next edge changes nothing but the timers of held
     // reads (+1 each): the engine only waits for an LCIA, the CPU's next read
     // or a device message. quiet_for: edges until a held read's TIMEOUT
@@ -606,7 +613,7 @@ module coh_engine #(
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
                 !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
-                !bk_rv && !bk_busy;
+                !bk_rv && !bk_busy && !(BANK_LINES > 0 && bk_start);
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
                   (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
@@ -1052,6 +1059,9 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for ^ x_in_ready ^
+    assign only_waits = quiet;
+    assign wait_edges = quiet_for;
+
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ x_in_ready ^
                   x_out_valid ^ |x_out_data ^ |x_out_nbytes ^ |x_out_tag;
 endmodule
