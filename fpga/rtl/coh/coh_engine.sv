@@ -462,7 +462,7 @@ module coh_engine #(
     logic            bk_rv;            // a data line's answer: next cycle
     logic [ID_W-1:0] bk_rid;
     logic            bk_rexcl;
-    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy;
+    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy, bk_waits;
     logic [BIW-1:0]  bk_lci_idx, bk_ul_idx;
     logic [959:0]    bk_ctl;
     logic [15:0]     bk_total;
@@ -577,12 +577,14 @@ module coh_engine #(
             .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && rd_bank)),
             .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
             .lci_take(bk_lci_go), .lcia(lclrsp_valid && lr_b >= 0), .lcia_idx(BIW'(lr_b)),
-            .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy));
+            .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy),
+            .waits(bk_waits));
     end else begin : g_no_banks
         assign bk_active = 1'b0;   assign bk_bank = 1'b0;  assign bk_ready = 1'b0;
         assign bk_ctl = '0;        assign bk_total = '0;   assign bk_chunk = '0;
         assign bk_q = '0;          assign bk_lci_valid = 1'b0; assign bk_lci_idx = '0;
         assign bk_ul_valid = 1'b0; assign bk_ul_idx = '0;  assign bk_busy = 1'b0;
+        assign bk_waits = 1'b1;
         /* verilator lint_off UNUSEDSIGNAL */
         wire unused_bk = ^dmsg_total ^ dmsg_rvalid ^ ^dmsg_rchunk ^ bk_active ^ bk_done ^ |lr_b;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -601,10 +603,11 @@ module coh_engine #(
 
     // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
     // through speed.vlt, nic_eci_top through only_waits / wait_edges; the
-    // hardware ignores them). quiet: while no
-    // input is valid, the next edge changes nothing but the timers of held
-    // reads (+1 each): the engine only waits for an LCIA, the CPU's next read
-    // or a device message. quiet_for: edges until a held read's TIMEOUT
+    // hardware ignores them). quiet: while no input is valid, the next edge
+    // changes nothing but the timers of held reads (+1 each): the engine
+    // only waits for an LCIA (of a control line or of a data line it takes
+    // back), the CPU's next read or a device message (a bank delivery that
+    // would start is not quiet). quiet_for: edges until a held read's TIMEOUT
     // passes (its not-ready answer), all ones if none can time out; a
     // simulator may leave out quiet_for - 1 edges and advance those timers
     // (and the cycle counter) by the edges it left out.
@@ -613,7 +616,7 @@ module coh_engine #(
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
                 !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
-                !bk_rv && !bk_busy && !(BANK_LINES > 0 && bk_start);
+                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start);
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
                   (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
