@@ -98,5 +98,5 @@ module enzian_nic_app (
         .lclrsp_valid(dc_lcl_ack_valid), .lclrsp_ready(dc_lcl_ack_ready),
         .lclrsp_addr(dc_lcl_ack_addr[19:0]), .lclrsp_inv(dc_lcl_ack_inv),
         .ulreq_valid(app_ul_valid), .ulreq_ready(app_ul_ready), .ulreq_addr(ul_off),
-        .busy(), .cycles(), .runt_count(), .oversize_count());
+        .busy(), .quiet(), .quiet_for(), .cycles(), .runt_count(), .oversize_count());
 endmodule

@@ -21,6 +21,7 @@ TB_EXTRA_nic_eci_top := $(ROOT)/lib/rtl/nic_eci_rtl.cpp $(ROOT)/lib/sim/nic/mac_
 # Extra Verilator configuration of a testbench (speed.vlt: the cycle counter
 # writable, for a twin that skips idle cycles).
 TB_VLT_nic_pio_top := $(ROOT)/lib/rtl/speed.vlt
+TB_VLT_nic_eci_top := $(ROOT)/lib/rtl/speed.vlt
 
 .SECONDEXPANSION:
 .SECONDARY:

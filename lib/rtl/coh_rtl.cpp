@@ -50,10 +50,7 @@ template <class R> void advance_waiting(R &r, std::uint64_t n)
 {
 	if constexpr (skippable<R>) {
 		r.coh_top__DOT__u_cnt__DOT__count += n;
-		const auto hold = r.coh_top__DOT__u_eng__DOT__hold;
-		for (unsigned c = 0; c < C::CPU_CHANNELS + 1; ++c)
-			if (hold >> c & 1)
-				r.coh_top__DOT__u_eng__DOT__timer[c] += std::uint32_t(n);
+		detail::advance_held_timers(r.coh_top__DOT__u_eng__DOT__timer, r.coh_top__DOT__u_eng__DOT__hold, n);
 	}
 }
 } // namespace
@@ -80,10 +77,10 @@ struct coh_engine_rtl::impl : tb::agent {
 	std::deque<dmsg> q_msg;
 	bool f_msg = false;
 	// Idle-cycle skipping: edges the engine is known to only wait through
-	// (quiet_left) pass without evaluation; the ones passed so far
-	// (deferred) are applied to its state by settle() before anything else.
+	// pass without evaluation (q); the ones passed so far are applied to its
+	// state by settle() before anything else.
 	bool skip_on;
-	std::uint64_t quiet_left = 0, deferred = 0, skipped = 0;
+	detail::quiet_stretch q;
 	tb::hs_checker c_dmsg{"dmsg", &errors};
 
 	/** No input offered or about to change: nothing queued, no valid held
@@ -97,29 +94,23 @@ struct coh_engine_rtl::impl : tb::agent {
 	/** One clock edge: evaluated, or left out while the engine only waits. */
 	void step()
 	{
-		if (quiet_left && inputs_idle()) {
-			--quiet_left;
-			++deferred;
-			++skipped;
-			++s.cycle;
+		if (q.leave_out(inputs_idle(), s.cycle))
 			return;
-		}
 		settle();
 		s.step();
 		if (skip_on && inputs_idle())
-			quiet_left = quiet_edges(*s.m->rootp);
+			q.left = quiet_edges(*s.m->rootp);
 	}
 
 	/** The edges left out, applied: the cycle counter and every held
 	 *  read's timer advance by their number (coh_engine.sv: quiet). */
 	void settle()
 	{
-		quiet_left = 0;
-		if (!deferred)
+		const std::uint64_t n = q.settle();
+		if (!n)
 			return;
-		advance_waiting(*s.m->rootp, deferred);
-		axil.cycle += deferred;
-		deferred = 0;
+		advance_waiting(*s.m->rootp, n);
+		axil.cycle += n;
 		s.m->eval(); // outputs that follow the counter (no clock edge)
 	}
 
@@ -202,7 +193,7 @@ void coh_engine_rtl::step(std::uint64_t cycles)
 }
 
 std::uint64_t coh_engine_rtl::cycle() const { return p_->s.cycle; }
-std::uint64_t coh_engine_rtl::evaluated() const { return p_->s.cycle - p_->skipped; }
+std::uint64_t coh_engine_rtl::evaluated() const { return p_->s.cycle - p_->q.skipped; }
 
 bool coh_engine_rtl::busy() const
 {

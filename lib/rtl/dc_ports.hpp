@@ -10,6 +10,7 @@
 
 #include "coh_rtl.hpp"
 #include "common/sim.hpp"
+#include "pioc/regs/coh_dev.hpp"
 
 #include <verilated.h>
 
@@ -46,6 +47,44 @@ void observe_wide(tb::hs_checker &c, bool valid, bool ready, const VlWide<W> &w,
 	std::copy(extra.begin(), extra.end(), r.begin() + W);
 	c.observe(true, ready, r.data(), r.size(), cycle);
 }
+
+/** @p n edges a coh_engine only waited through (its quiet): every held
+ *  read's timer (@p timer, one 32-bit word per channel; @p hold, a bit per
+ *  channel) advances by @p n, as those edges would have advanced it. */
+template <class T> void advance_held_timers(T &timer, unsigned hold, std::uint64_t n)
+{
+	for (unsigned c = 0; c < pioc::regs::coh_dev::CPU_CHANNELS + 1; ++c)
+		if (hold >> c & 1)
+			timer[c] += std::uint32_t(n);
+}
+
+/** The edges a coh_engine image is left out of while it only waits: up to
+ *  `left` more may pass without evaluation (while no input comes), the
+ *  ones passed so far are `deferred` until the image is settled. */
+struct quiet_stretch {
+	std::uint64_t left = 0, deferred = 0, skipped = 0;
+
+	/** This edge left out (counted in @p cycle)? Only inside a quiet stretch
+	 *  and while no input is offered. */
+	bool leave_out(bool inputs_idle, std::uint64_t &cycle)
+	{
+		if (!left || !inputs_idle)
+			return false;
+		--left;
+		++deferred;
+		++skipped;
+		++cycle;
+		return true;
+	}
+	/** Ends the stretch: the edges left out, to be applied (0: none). */
+	std::uint64_t settle()
+	{
+		left = 0;
+		const std::uint64_t d = deferred;
+		deferred = 0;
+		return d;
+	}
+};
 
 template <class M> struct dc_ports {
 	struct rdreq { std::uint32_t id; std::uint64_t addr; bool excl; };

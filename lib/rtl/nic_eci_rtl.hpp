@@ -30,6 +30,13 @@ public:
 		 *  FEATURES = 0, messages line by line (what a driver that does not
 		 *  read FEATURES expects). */
 		bool rx_banks = false;
+		/** Leave out the edges in which the image only waits (its quiet
+		 *  output: a held read waiting for the CPU, a frame waiting in the
+		 *  RX bridge for the CPU's signal): the cycle counter and the held
+		 *  reads' timers are advanced by their number instead, before the
+		 *  next input or event. Needs the model built with lib/rtl/speed.vlt;
+		 *  with random stalls (drawn per edge evaluated) the two differ. */
+		bool skip_quiet = false;
 	};
 	explicit nic_eci_ports(options o);
 	nic_eci_ports() : nic_eci_ports(options{}) {}
@@ -54,6 +61,8 @@ public:
 	 *  model is built with lib/rtl/speed.vlt; else they are evaluated). */
 	void idle(std::uint64_t cycles);
 	std::uint64_t cycle() const;
+	/** Of cycle(), the edges left out as quiet (options::skip_quiet). */
+	std::uint64_t skipped() const;
 	/** Work in flight: queued inputs, undelivered events, or the image's
 	 *  busy output (held reads, LCI/UL, a frame in the bridges or the MAC).
 	 *  While false, the clock may stop: nothing changes until the next input. */

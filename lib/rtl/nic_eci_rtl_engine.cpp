@@ -28,7 +28,7 @@ nic_eci_rtl_engine::nic_eci_rtl_engine(sim::eci::system &sys, options o)
 					sys.cfg().device_bytes, N::bar_size));
 	if (double(N::NOT_READY_CYCLES) * period_ >= sys.cfg().timeout_ns)
 		throw error(errc::invalid_argument, "rtl:nic_eci: NOT_READY_CYCLES is not before the CPU's machine check");
-	rtl_ = std::make_unique<nic_eci_ports>(nic_eci_ports::options{o.seed, o.stall_percent, o.rx_banks});
+	rtl_ = std::make_unique<nic_eci_ports>(nic_eci_ports::options{o.seed, o.stall_percent, o.rx_banks, o.skip_idle});
 	sys_.attach(this);
 }
 
@@ -44,6 +44,7 @@ void nic_eci_rtl_engine::fail(errc c, const std::string &what) const
 }
 
 std::uint64_t nic_eci_rtl_engine::cycles() const noexcept { return rtl_->cycle(); }
+std::uint64_t nic_eci_rtl_engine::evaluated_cycles() const noexcept { return evaluated_ - rtl_->skipped(); }
 
 std::uint32_t nic_eci_rtl_engine::alloc_id(bool read) const
 {

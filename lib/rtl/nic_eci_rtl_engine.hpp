@@ -9,11 +9,14 @@
  * (coh_rtl_engine.hpp): a CPU miss becomes a read request, a dirty victim a
  * write-back; the image's LCI becomes ctx.clean_invalidate() (the pulled data
  * goes back as a write-back before the LCIA), UL ctx.unlock(). The core clock
- * (nic_eci clock_mhz, 250 MHz) is evaluated edge by edge while the image has
- * work in flight (a held read, a frame in the bridges or the MAC); while it
- * is idle the clock stops and only the cycle counter is advanced to the
- * simulated time when it starts again, so CYCLES and the MAC stamps count
- * the same cycles as the model's cycle_from(now).
+ * (nic_eci clock_mhz, 250 MHz) ticks edge by edge while the image has work
+ * in flight (a held read, a frame in the bridges or the MAC); of those edges
+ * the ones in which it only waits (for the CPU's LCIA or next read, a frame
+ * in the RX bridge for the CPU's signal: nic_eci_top's quiet) are not
+ * evaluated, the counter and timers are advanced instead. While it is idle
+ * the clock stops and only the cycle counter is advanced to the simulated
+ * time when it starts again, so CYCLES and the MAC stamps count the same
+ * cycles as the model's cycle_from(now).
  */
 #pragma once
 
@@ -39,6 +42,11 @@ public:
 		 *  RX banks and the driver uses them (the Enzian build ties it on).
 		 *  Off: every message line by line ("rtl:nic_eci_lines"). */
 		bool rx_banks = true;
+		/** Leave out the edges in which the image only waits (nic_eci_ports
+		 *  options::skip_quiet): the clock still ticks at every edge of a
+		 *  busy stretch, in the same order with every other event, so no
+		 *  value or time changes; only the evaluation is saved. */
+		bool skip_idle = true;
 	};
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the
 	 *  simulated CPU has 128-byte lines, the window fits the device-homed
@@ -54,7 +62,7 @@ public:
 
 	/** Core-clock cycles simulated, and of those evaluated edge by edge. */
 	std::uint64_t cycles() const noexcept;
-	std::uint64_t evaluated_cycles() const noexcept { return evaluated_; }
+	std::uint64_t evaluated_cycles() const noexcept;
 	const nic_eci_ports &ports() const noexcept { return *rtl_; }
 
 private:

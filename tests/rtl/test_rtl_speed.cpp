@@ -3,6 +3,7 @@
 // every value and every completion time is the one of a run that evaluates
 // each cycle; and the simulator keeps a floor of simulated cycles per second.
 #include "rtl/coh_rtl_engine.hpp"
+#include "rtl/nic_eci_rtl_engine.hpp"
 #include "rtl/nic_pio_rtl.hpp"
 #include "rtl/nic_vs_model.hpp"
 #include "rtl/rtl_devices.hpp"
@@ -12,12 +13,14 @@
 #include <pioc/coherent/invoke.hpp>
 #include <pioc/coherent/port.hpp>
 #include <pioc/device.hpp>
+#include <pioc/nic/eci_nic.hpp>
 #include <pioc/nic/pio_nic.hpp>
 #include <pioc/pio.hpp>
 #include <pioc/sim/eci.hpp>
 #include <pioc/sim/eci_lines.hpp>
 #include <pioc/xdma/xdma.hpp>
 #include <pioc/regs/coh_dev.hpp>
+#include <pioc/regs/nic_eci.hpp>
 #include <pioc/regs/pio_dev.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
@@ -669,4 +672,104 @@ TEST_CASE("rtl:nic_pio simulates at least 15 M cycles per CPU second (nicbench r
 	CHECK(on.cycles == off.cycles);
 	CHECK(son >= 15e6);
 	CHECK(son >= 4 * soff);
+}
+
+namespace {
+
+/** What the driver sees of rtl:nic_eci over nicbench rx's loop (a frame
+ *  sent, its TX answer, then polled until it is back; an RX poll with
+ *  nothing to deliver first, which waits for the not-ready answer), and
+ *  what it cost: every frame's bytes, TX and RX stamps, the host clock
+ *  after each step, the image's cycles. */
+struct nic_eci_run {
+	std::vector<std::vector<std::byte>> frames;
+	std::vector<std::uint64_t> times; ///< host clock, MAC stamps, CYCLES, in order
+	std::uint64_t cycles = 0, evaluated = 0, features = 0;
+	double cpu = 0;
+};
+
+nic_eci_run nic_eci_traffic(bool skip, bool rx_banks, unsigned per_size)
+{
+	using namespace pioc;
+	nic_eci_run out;
+	sim::eci::system sys;
+	rtl::nic_eci_rtl_engine::options o;
+	o.skip_idle = skip;
+	o.rx_banks = rx_banks;
+	rtl::nic_eci_rtl_engine eng(sys, o);
+	nic::eci_nic<coherent::eci_sim_lines> n(coherent::eci_sim_lines(sys, 0), nic::ring_sizes{8, 8}, "rtl:nic_eci");
+	out.features = n.features();
+	std::vector<std::byte> buf(nic::mtu);
+	const double c0 = cpu_s();
+	out.times.push_back(n.poll_rx(buf)); // nothing sent: held, then not ready
+	out.times.push_back(n.host_ns());
+	std::uint8_t fill = 1;
+	for (std::size_t len : {60u, 64u, 121u, 1536u, 9600u})
+		for (unsigned i = 0; i < per_size; ++i) {
+			std::vector<std::byte> f(len);
+			for (auto &b : f)
+				b = std::byte(fill += 37);
+			REQUIRE(n.send(f));
+			nic::tx_info ti;
+			REQUIRE(n.poll_tx(ti));
+			out.times.push_back(ti.mac_cycle);
+			out.times.push_back(n.host_ns());
+			std::size_t got = 0;
+			for (int k = 0; k < 1000 && got == 0; ++k)
+				got = n.poll_rx(buf);
+			REQUIRE(got == len);
+			out.frames.emplace_back(buf.begin(), buf.begin() + std::ptrdiff_t(got));
+			CHECK(out.frames.back() == f);
+			out.times.push_back(n.last_rx().mac_cycle);
+			out.times.push_back(n.host_ns());
+			sys.cpu_spend(double(1000 * (i % 3))); // the host away now and then: the image idles
+		}
+	out.times.push_back(n.now());
+	out.cpu = cpu_s() - c0;
+	out.cycles = eng.cycles();
+	out.evaluated = eng.evaluated_cycles();
+	CHECK(eng.ports().protocol_errors().empty());
+	return out;
+}
+
+} // namespace
+
+TEST_CASE("rtl:nic_eci: leaving out the quiet edges changes no frame, stamp, time or cycle", "[rtl][speed]")
+{
+	for (bool banks : {false, true}) {
+		INFO("rx_banks " << banks);
+		const nic_eci_run a = nic_eci_traffic(true, banks, 2), b = nic_eci_traffic(false, banks, 2);
+		CHECK(a.features == (banks ? pioc::regs::nic_eci::FEAT_RX_BANKS |
+						     std::uint64_t(pioc::regs::nic_eci::BANK_LINES) << pioc::regs::nic_eci::FEAT_LINES_SHIFT
+					       : 0));
+		CHECK(a.frames == b.frames);
+		same_times(a.times, b.times, "host time, MAC stamp or CYCLES value");
+		CHECK(a.cycles == b.cycles);
+		// Most of the edges the clock ticks through are waits for the CPU and the link.
+		CHECK(a.evaluated * 3 < b.evaluated);
+		WARN("rtl:nic_eci (rx_banks " << banks << "): " << a.cycles << " cycles, " << b.evaluated
+					      << " ticked, " << a.evaluated << " evaluated leaving out the quiet ones");
+	}
+}
+
+TEST_CASE("rtl:nic_eci simulates at least 5 M cycles per CPU second (nicbench rx's loop)", "[rtl][speed]")
+{
+	// Issue 13 asks for 5 M simulated cycles per CPU second. Measured
+	// (SIMULATED cycles, thread CPU time, shared 2-core machine): nicbench rx
+	// --path eci --device rtl:nic_eci 3.2 M/s before the image's quiet
+	// output (471 k of 919 k cycles evaluated), 11.9 M/s with it (56 k);
+	// this loop, see the WARN. The floor is the issue's goal; evaluating
+	// every edge the clock ticks through fails it, and the ratio, independent
+	// of the machine, fails too without the skip (about 1).
+	for (bool banks : {false, true}) {
+		INFO("rx_banks " << banks);
+		const nic_eci_run on = nic_eci_traffic(true, banks, 4), off = nic_eci_traffic(false, banks, 4);
+		const double son = double(on.cycles) / on.cpu, soff = double(off.cycles) / off.cpu;
+		WARN("rtl:nic_eci (rx_banks " << banks << ") " << on.cycles << " cycles: " << son / 1e6
+					      << " M cycles/s leaving out quiet edges (" << on.evaluated << " evaluated), "
+					      << soff / 1e6 << " M cycles/s evaluating each (" << off.evaluated << ")");
+		CHECK(on.cycles == off.cycles);
+		CHECK(son >= 5e6);
+		CHECK(son >= 2 * soff);
+	}
 }

@@ -59,7 +59,10 @@ module coh_banks #(
     output logic          ul_valid,
     output logic [IW-1:0] ul_idx,
     input  logic          ul_take,
-    output logic          busy
+    output logic          busy,
+    // simulation only (the engine's quiet): no copy under way, no LCI or UL
+    // to issue; what it does next waits for an input (an LCIA, a read, done)
+    output logic          waits
 );
     localparam logic [1:0] D_IDLE = 2'd0, D_COPY = 2'd1, D_FLUSH = 2'd2, D_DONE = 2'd3;
 
@@ -105,6 +108,7 @@ module coh_banks #(
     assign ready  = st == D_DONE && (!uses_bank || (lent & in_bank) == '0);
     assign chunk  = k;
     assign busy   = st != D_IDLE || out != '0 || owe_ul != '0;
+    assign waits  = (st == D_IDLE || st == D_DONE) && want == '0 && owe_ul == '0;
 
     // ---- packing: chunk e (1..) appended to the bank's byte stream. The
     // shifts are in the clocked block, evaluated only for a chunk (as wires

@@ -176,7 +176,11 @@ module coh_engine #(
     input  logic [XTW-1:0]  x_out_tag,
     // work in flight (held reads, pending LC/LCI/UL, invocations, outputs):
     // a simulator may stop the clock while it is low and no input is valid
-    output logic            busy
+    output logic            busy,
+    // simulation only (idle-cycle skipping; see quiet below): the engine
+    // only waits, and for at most wait_edges edges
+    output logic            only_waits,
+    output logic [31:0]     wait_edges
 );
     localparam int NCPU = 32'(coh_dev_pkg::CPU_CHANNELS);
     localparam int NCH  = NCPU + 1;
@@ -458,7 +462,7 @@ module coh_engine #(
     logic            bk_rv;            // a data line's answer: next cycle
     logic [ID_W-1:0] bk_rid;
     logic            bk_rexcl;
-    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy;
+    logic            bk_active, bk_bank, bk_ready, bk_lci_valid, bk_ul_valid, bk_busy, bk_waits;
     logic [BIW-1:0]  bk_lci_idx, bk_ul_idx;
     logic [959:0]    bk_ctl;
     logic [15:0]     bk_total;
@@ -561,10 +565,12 @@ module coh_engine #(
     wire   bk_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && bk_ul_valid;
     // the answer of a delivery leaves (the producer pops the message)
     wire   bk_done   = bank_mode && ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
+    // a delivery starts: the next edge begins copying the head message
+    wire   bk_start  = bank_mode && b_st == B_PEND && !bk_active && dmsg_rvalid;
     if (BANK_LINES > 0) begin : g_banks
         coh_banks #(.BL(BL)) u_banks (
             .clk, .rst_n,
-            .start(bank_mode && b_st == B_PEND && !bk_active && dmsg_rvalid), .start_bank(par[NCPU]),
+            .start(bk_start), .start_bank(par[NCPU]),
             .active(bk_active), .bank(bk_bank), .ready(bk_ready), .done(bk_done), .ctl(bk_ctl),
             .total(bk_total),
             .chunk(bk_chunk), .c_last(dmsg_last), .c_valid(dmsg_rvalid), .c_k(dmsg_rchunk), .c_data(dmsg_data),
@@ -574,12 +580,14 @@ module coh_engine #(
             .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && rd_bank)),
             .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
             .lci_take(bk_lci_go), .lcia(lclrsp_valid && lr_b >= 0), .lcia_idx(BIW'(lr_b)),
-            .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy));
+            .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy),
+            .waits(bk_waits));
     end else begin : g_no_banks
         assign bk_active = 1'b0;   assign bk_bank = 1'b0;  assign bk_ready = 1'b0;
         assign bk_ctl = '0;        assign bk_total = '0;   assign bk_chunk = '0;
         assign bk_q = '0;          assign bk_lci_valid = 1'b0; assign bk_lci_idx = '0;
         assign bk_ul_valid = 1'b0; assign bk_ul_idx = '0;  assign bk_busy = 1'b0;
+        assign bk_waits = 1'b1;
         /* verilator lint_off UNUSEDSIGNAL */
         wire unused_bk = ^dmsg_total ^ dmsg_rvalid ^ ^dmsg_rchunk ^ bk_active ^ bk_done ^ |lr_b;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -597,10 +605,12 @@ module coh_engine #(
                   lclreq_valid || ulreq_valid || bk_rv || bk_busy;
 
     // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
-    // through speed.vlt; no port, the hardware ignores them). quiet: while no
-    // input is valid, the next edge changes nothing but the timers of held
-    // reads (+1 each): the engine only waits for an LCIA, the CPU's next read
-    // or a device message. quiet_for: edges until a held read's TIMEOUT
+    // through speed.vlt, nic_eci_top through only_waits / wait_edges; the
+    // hardware ignores them). quiet: while no input is valid, the next edge
+    // changes nothing but the timers of held reads (+1 each): the engine
+    // only waits for an LCIA (of a control line or of a data line it takes
+    // back), the CPU's next read or a device message (a bank delivery that
+    // would start is not quiet). quiet_for: edges until a held read's TIMEOUT
     // passes (its not-ready answer), all ones if none can time out; a
     // simulator may leave out quiet_for - 1 edges and advance those timers
     // (and the cycle counter) by the edges it left out.
@@ -609,7 +619,7 @@ module coh_engine #(
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
                 !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
-                !bk_rv && !bk_busy;
+                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start);
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
                   (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
@@ -1055,6 +1065,9 @@ module coh_engine #(
         end
     end
 
-    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ quiet ^ |quiet_for ^ x_in_ready ^
+    assign only_waits = quiet;
+    assign wait_edges = quiet_for;
+
+    wire unused = lclrsp_inv ^ |f_out_data[1023:960] ^ |m_y[2047:960] ^ x_in_ready ^
                   x_out_valid ^ |x_out_data ^ |x_out_nbytes ^ |x_out_tag;
 endmodule

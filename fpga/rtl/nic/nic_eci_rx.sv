@@ -49,7 +49,12 @@ module nic_eci_rx #(
     output logic [15:0]   dmsg_total,   // the head message's bytes (RX_HDR + frame)
     output logic          dmsg_rvalid,  // dmsg_data is its chunk dmsg_rchunk
     output logic [10:0]   dmsg_rchunk,
-    output logic          busy          // a frame is arriving or its stamp not in yet
+    output logic          busy,         // a frame is arriving or its stamp not in yet
+    // simulation only (idle-cycle skipping): not busy, and the read side
+    // shows what the next edges would read again (the head frame's row
+    // dmsg_chunk, its valid): while no beat comes and dmsg_chunk stays,
+    // nothing here changes
+    output logic          quiet
 );
     localparam int RW = $clog2(ROWS);
     localparam int PW = $clog2(FRAMES);
@@ -108,6 +113,7 @@ module nic_eci_rx #(
     logic [959:0] rdata;
     logic         r_ok;
     logic [10:0]  r_k;
+    logic [RW-1:0] r_a;                           // the row rdata was read from
     wire          pop = dmsg_valid && dmsg_ready && dmsg_last;
     assign dmsg_valid = r_ok && r_k == dmsg_chunk && nonempty;
     assign dmsg_data  = r_k == 11'd0 ? {rdata[959:64], h_ts} : rdata;
@@ -119,11 +125,15 @@ module nic_eci_rx #(
     // the rows' chunks hold h_tot bytes: ceil(h_tot / 120) rows
     wire [RW:0]   h_rows   = (RW + 1)'((h_tot + 17'(CH - 1)) / 17'(CH));
 
+    wire [RW-1:0] r_next   = h_start + RW'(dmsg_chunk);
     always_ff @(posedge clk) begin
-        rdata <= rows[h_start + RW'(dmsg_chunk)];
+        rdata <= rows[r_next];
+        r_a   <= r_next;
         r_k   <= dmsg_chunk;
         r_ok  <= nonempty && !pop && rst_n;
     end
+    // (rows are written only while busy or a beat comes: a row read again reads the same)
+    assign quiet = !busy && r_ok == (nonempty && !pop) && r_k == dmsg_chunk && r_a == r_next;
 
     always_ff @(posedge clk) begin
         if (!rst_n) begin

@@ -67,6 +67,16 @@ module nic_eci_top #(
     input  logic            ulreq_ready,
     output logic [AW-1:0]   ulreq_addr,
     output logic            busy,       // work in flight: the clock may stop while low and no input is valid
+    // Simulation only (idle-cycle skipping; the Enzian shell leaves them
+    // open): while quiet is high and no input is valid, the next edges
+    // change nothing but the cycle counter and the held reads' timers (+1
+    // each), for quiet_for edges at most (then a held read's not-ready
+    // timeout). A frame waiting in the RX bridge for the CPU's signal, a
+    // held read waiting for the CPU's LCIA or its next read are quiet; a
+    // frame on the MAC's line or in a bridge's datapath, a bank copy or
+    // take-back, an answer or LCI/UL to send, a TX stamp to come are not.
+    output logic            quiet,
+    output logic [31:0]     quiet_for,
     output logic [63:0]     cycles,
     output logic [31:0]     runt_count,
     output logic [31:0]     oversize_count
@@ -133,7 +143,7 @@ module nic_eci_top #(
     logic [7:0]      x_in_nbytes, x_out_nbytes;
     logic [XTW-1:0]  x_in_tag, x_out_tag;
     logic [AW-1:0]   e_lclreq_addr, e_ulreq_addr;
-    logic            eng_busy, rx_busy, tx_busy;
+    logic            eng_busy, rx_busy, tx_busy, eng_waits, rx_quiet;
     /* verilator lint_off PINCONNECTEMPTY */   // counters: the NIC has no control block
     coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1), .BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
         .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
@@ -150,7 +160,8 @@ module nic_eci_top #(
         .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
         .dmsg_total, .dmsg_rvalid, .dmsg_rchunk,
         .x_in_valid, .x_in_ready, .x_in_data, .x_in_nbytes, .x_in_last, .x_in_tag,
-        .x_out_valid, .x_out_data, .x_out_nbytes, .x_out_tag, .busy(eng_busy));
+        .x_out_valid, .x_out_data, .x_out_nbytes, .x_out_tag, .busy(eng_busy),
+        .only_waits(eng_waits), .wait_edges(quiet_for));
     /* verilator lint_on PINCONNECTEMPTY */
     assign lclreq_addr = to_nic(e_lclreq_addr);
     assign ulreq_addr  = to_nic(e_ulreq_addr);
@@ -171,7 +182,7 @@ module nic_eci_top #(
     nic_eci_rx u_rx (
         .clk, .rst_n, .tdata(rx_tdata), .tkeep(rx_tkeep), .tlast(rx_tlast), .tvalid(rx_tvalid), .tready(rx_tready),
         .rx_done_valid, .rx_done_ts, .dmsg_valid, .dmsg_ready, .dmsg_data, .dmsg_len, .dmsg_last, .dmsg_chunk,
-        .dmsg_total, .dmsg_rvalid, .dmsg_rchunk, .busy(rx_busy));
+        .dmsg_total, .dmsg_rvalid, .dmsg_rchunk, .busy(rx_busy), .quiet(rx_quiet));
 
     mac_loopback u_mac (
         .clk, .rst_n, .now(cycles),
@@ -188,6 +199,9 @@ module nic_eci_top #(
         else in_mac <= in_mac + 16'(tx_done_valid && !tx_done_err) - 16'(rx_done_valid);
     end
     assign busy = eng_busy || rx_busy || tx_busy || cyc_v || in_mac != 16'd0;
+    // the MAC's strobes: the cycle after a frame's last beat on either side
+    assign quiet = eng_waits && rx_quiet && !tx_busy && !cyc_v && in_mac == 16'd0 && !tx_done_valid &&
+                   !rx_done_valid;
 
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused = ^tx_done_len;
