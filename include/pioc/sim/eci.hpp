@@ -124,17 +124,17 @@ public:
 	/** LCI: takes device-homed @p addr back from the CPU (the CPU's dirty
 	 *  data lands in data(addr)); @p done runs when LCIA arrives. The line
 	 *  stays locked at the home until answer() or unlock(). */
-	void clean_invalidate(std::uint64_t addr, std::function<void()> done);
+	void clean_invalidate(std::uint64_t addr, event_queue::callback done);
 	/** UL without an answer. */
 	void unlock(std::uint64_t addr);
 	/** Device as a caching agent of CPU-homed @p addr: RLDX to the CPU's
 	 *  home; @p done runs when the line (and its data) arrived. */
-	void acquire_cpu_line(std::uint64_t addr, std::function<void()> done);
+	void acquire_cpu_line(std::uint64_t addr, event_queue::callback done);
 	/** Answers the CPU home's pending forward on CPU-homed @p addr that the
 	 *  device held back: gives the line (data(addr)) to the CPU. */
 	void release_cpu_line(std::uint64_t addr);
 	/** Runs @p f at simulated time @p t (>= now). */
-	void at(double t, std::function<void()> f);
+	void at(double t, event_queue::callback f);
 
 private:
 	system &sys_;
@@ -313,7 +313,7 @@ private:
 	 *  its way home) the device-side copy; with @p device_side_only only
 	 *  the latter. nullptr if neither is known. */
 	const std::uint8_t *readable_now(std::uint64_t line, bool device_side_only) const;
-	void schedule(double t, std::function<void()> f);
+	void schedule(double t, event_queue::callback f);
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
 	 *  when the directory has handled it (queueing behind its slice's
@@ -324,10 +324,12 @@ private:
 	void start_miss(std::uint64_t line, bool exclusive, bool *done);
 	void dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done);
 	void home_cpu_request(std::uint64_t line, bool exclusive, bool *done);
-	void cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after);
+	/** What a forward's answer carries on: dirty, and the CPU's data (empty: it held no copy). */
+	using forward_done = inline_function<void(bool, std::vector<std::uint8_t>)>;
+	void cpu_forward(std::uint64_t line, msg m, forward_done after);
 	void touch_lru(std::uint64_t line);
 	void maybe_capacity_evict(std::uint64_t keep);
-	void tad_acquire(std::uint64_t line, std::function<void()> go);
+	void tad_acquire(std::uint64_t line, event_queue::callback go);
 	void tad_release(std::uint64_t line);
 	std::vector<std::uint8_t> &home_mem(std::uint64_t line);
 
@@ -340,7 +342,7 @@ private:
 	std::unordered_map<std::uint64_t, std::unique_ptr<dir_entry>> dir_;
 	std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> mem_;
 	std::vector<std::uint32_t> tad_busy_;
-	std::vector<std::vector<std::function<void()>>> tad_wait_, tad_fwd_wait_;
+	std::vector<std::vector<event_queue::callback>> tad_wait_, tad_fwd_wait_;
 	std::map<std::uint64_t, std::uint64_t> lru_; // stamp -> line
 	std::uint64_t lru_stamp_ = 0;
 	double link_free_[2] = {0, 0};

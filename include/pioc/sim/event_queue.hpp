@@ -15,11 +15,12 @@
  */
 #pragma once
 
+#include <pioc/sim/inline_function.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -28,7 +29,8 @@ namespace pioc::sim {
 
 class event_queue {
 public:
-	using callback = std::function<void()>;
+	/** Move-only, 56 bytes inline: the models' events do not allocate. */
+	using callback = inline_function<void()>;
 
 	/** Schedules @p f at simulated time @p t. */
 	void push(double t, callback f)

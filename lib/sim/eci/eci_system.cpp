@@ -62,7 +62,7 @@ struct system::dir_entry {
 	// CPU-homed: forwarded to the device, not released yet).
 	bool *pending_done = nullptr;
 	bool pending_excl = false, pending_upgrade = false;
-	std::vector<std::function<void()>> waiting; // requests queued behind the lock
+	std::vector<event_queue::callback> waiting; // requests queued behind the lock
 	std::vector<std::uint8_t> devdata;           // device's copy of a CPU-homed line
 };
 
@@ -106,7 +106,7 @@ std::vector<std::uint8_t> &system::home_mem(std::uint64_t line)
 
 std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(addr)).data(); }
 
-void system::schedule(double t, std::function<void()> f) { events_.push(std::max(t, now_), std::move(f)); }
+void system::schedule(double t, event_queue::callback f) { events_.push(std::max(t, now_), std::move(f)); }
 
 double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
 {
@@ -141,7 +141,7 @@ void system::count_local(msg m, std::uint64_t line)
 		log_.push_back(fmt::format("t={:.0f}ns DEV local {} {:#x}", now_, to_string(m), line));
 }
 
-void system::tad_acquire(std::uint64_t line, std::function<void()> go)
+void system::tad_acquire(std::uint64_t line, event_queue::callback go)
 {
 	auto t = tad_of(line);
 	std::uint32_t cap = cfg_.tad_in_order ? 1 : cfg_.tad_tx;
@@ -325,7 +325,7 @@ void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 	});
 }
 
-void system::cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after)
+void system::cpu_forward(std::uint64_t line, msg m, forward_done after)
 {
 	auto t = tad_of(line);
 	if (cfg_.tad_in_order && tad_busy_[t] > 0) { // held behind this TAD's miss
@@ -659,7 +659,7 @@ void engine_ctx::unlock(std::uint64_t addr)
 		w();
 }
 
-void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done)
+void engine_ctx::clean_invalidate(std::uint64_t addr, event_queue::callback done)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
@@ -696,7 +696,7 @@ void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done
 	});
 }
 
-void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done)
+void engine_ctx::acquire_cpu_line(std::uint64_t addr, event_queue::callback done)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
@@ -755,6 +755,6 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 	});
 }
 
-void engine_ctx::at(double t, std::function<void()> f) { sys_.schedule(t, std::move(f)); }
+void engine_ctx::at(double t, event_queue::callback f) { sys_.schedule(t, std::move(f)); }
 
 } // namespace pioc::sim::eci
