@@ -20,6 +20,8 @@
 
 #include <pioc/barrier.hpp>
 #include <pioc/sim/event_queue.hpp>
+#include <pioc/sim/line_bytes.hpp>
+#include <pioc/sim/line_table.hpp>
 
 #include <array>
 #include <cstddef>
@@ -177,7 +179,7 @@ public:
 	home home_of(std::uint64_t addr) const noexcept { return addr < cfg_.device_bytes ? home::device : home::cpu; }
 	std::uint32_t tad_of(std::uint64_t addr) const noexcept
 	{
-		return static_cast<std::uint32_t>((addr / cfg_.line_size) % cfg_.tads);
+		return static_cast<std::uint32_t>((addr >> line_shift_) % cfg_.tads);
 	}
 
 	void attach(device_engine *e) noexcept { engine_ = e; }
@@ -279,9 +281,26 @@ public:
 
 private:
 	friend class engine_ctx;
+	/** A line's bytes (one copy per message that carries data). */
+	using line_bytes = sim::line_bytes;
 	struct cline;
 	struct dir_entry;
-	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr - addr % cfg_.line_size; }
+	// line_size is a power of two (the constructor checks): masks and shifts.
+	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr & ~std::uint64_t(cfg_.line_size - 1); }
+	// The per-line state, by line number (line_table.hpp); a line's entry
+	// exists once made, as an unordered_map's did.
+	cline *cached(std::uint64_t line) const noexcept
+	{
+		auto *p = cpu_cache_.find(line >> line_shift_);
+		return p ? p->get() : nullptr;
+	}
+	std::unique_ptr<cline> &cline_slot(std::uint64_t line); // made if needed (eci_system.cpp)
+	dir_entry *dir_find(std::uint64_t line) const noexcept
+	{
+		auto *p = dir_.find(line >> line_shift_);
+		return p ? p->get() : nullptr;
+	}
+	std::unique_ptr<dir_entry> &dir_slot(std::uint64_t line);
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
 	void adversary_step();
@@ -325,22 +344,24 @@ private:
 	void dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done);
 	void home_cpu_request(std::uint64_t line, bool exclusive, bool *done);
 	/** What a forward's answer carries on: dirty, and the CPU's data (empty: it held no copy). */
-	using forward_done = inline_function<void(bool, std::vector<std::uint8_t>)>;
+	using forward_done = inline_function<void(bool, line_bytes)>;
 	void cpu_forward(std::uint64_t line, msg m, forward_done after);
 	void touch_lru(std::uint64_t line);
 	void maybe_capacity_evict(std::uint64_t keep);
 	void tad_acquire(std::uint64_t line, event_queue::callback go);
 	void tad_release(std::uint64_t line);
-	std::vector<std::uint8_t> &home_mem(std::uint64_t line);
+	line_bytes &home_mem(std::uint64_t line);
 
 	config cfg_;
 	device_engine *engine_ = nullptr;
 	engine_ctx ctx_;
 	double now_ = 0;
 	event_queue events_;
-	std::unordered_map<std::uint64_t, std::unique_ptr<cline>> cpu_cache_;
-	std::unordered_map<std::uint64_t, std::unique_ptr<dir_entry>> dir_;
-	std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> mem_;
+	unsigned line_shift_ = 0; // log2(line_size)
+	line_table<std::unique_ptr<cline>> cpu_cache_;
+	std::vector<std::uint64_t> cline_lines_; // lines with an L2 entry, in the order made
+	line_table<std::unique_ptr<dir_entry>> dir_;
+	line_table<line_bytes> mem_;          // the home's memory (empty: never written, zeros)
 	std::vector<std::uint32_t> tad_busy_;
 	std::vector<std::vector<event_queue::callback>> tad_wait_, tad_fwd_wait_;
 	std::map<std::uint64_t, std::uint64_t> lru_; // stamp -> line
