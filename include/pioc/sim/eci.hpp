@@ -303,16 +303,33 @@ private:
 	std::unique_ptr<dir_entry> &dir_slot(std::uint64_t line);
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
-	void adversary_step();
+	// The hooks every CPU access passes: when off (the default runs), one
+	// predictable branch here, no call.
+	void adversary_step()
+	{
+		if (adv_rate_ > 0)
+			adversary_act();
+	}
+	void adversary_act();
 	void lines_in_flight(const std::uint64_t *lines, std::size_t count, bool exclusive);
 	// The store buffer (store_buffer.cpp).
 	struct buffered_store {
 		std::uint64_t addr;
 		std::vector<std::uint8_t> bytes;
 	};
-	void sb_step();
+	void sb_step()
+	{
+		if (sb_rate_ > 0)
+			sb_act();
+	}
+	void sb_act();
 	void sb_perform(std::size_t i);
-	void sb_drain_line(std::uint64_t line);
+	void sb_drain_line(std::uint64_t line)
+	{
+		if (!sb_.empty())
+			sb_drain_line_of(line);
+	}
+	void sb_drain_line_of(std::uint64_t line);
 	void sb_drain_all();
 	// Load order (load_order.cpp): per line, the oldest value a load after
 	// the last ordering point and after the last load of the same bytes
@@ -347,7 +364,12 @@ private:
 	using forward_done = inline_function<void(bool, line_bytes)>;
 	void cpu_forward(std::uint64_t line, msg m, forward_done after);
 	void touch_lru(std::uint64_t line);
-	void maybe_capacity_evict(std::uint64_t keep);
+	void maybe_capacity_evict(std::uint64_t keep)
+	{
+		if (cfg_.cpu_capacity_lines)
+			capacity_evict(keep);
+	}
+	void capacity_evict(std::uint64_t keep);
 	void tad_acquire(std::uint64_t line, event_queue::callback go);
 	void tad_release(std::uint64_t line);
 	line_bytes &home_mem(std::uint64_t line);

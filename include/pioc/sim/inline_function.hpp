@@ -16,6 +16,7 @@
 #include <pioc/sim/block_pool.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <new>
@@ -61,9 +62,7 @@ public:
 
 	inline_function(inline_function &&o) noexcept : ops_(o.ops_)
 	{
-		if (ops_)
-			ops_->relocate(buf_, o.buf_);
-		o.ops_ = nullptr;
+		take(o);
 	}
 
 	inline_function &operator=(inline_function &&o) noexcept
@@ -71,9 +70,7 @@ public:
 		if (this != &o) {
 			reset();
 			ops_ = o.ops_;
-			if (ops_)
-				ops_->relocate(buf_, o.buf_);
-			o.ops_ = nullptr;
+			take(o);
 		}
 		return *this;
 	}
@@ -104,6 +101,11 @@ private:
 		R (*call)(void *, Args &&...);
 		void (*relocate)(void *dst, void *src) noexcept; // move-constructs dst, destroys src
 		void (*destroy)(void *) noexcept;
+		// Moved by copying the buffer, destroyed by forgetting it: a
+		// callable of plain captures (this, line numbers, flags, pointers;
+		// most events) or a heap callable's pointer (moves only). The event
+		// list moves each event a few times: no indirect call for those.
+		bool trivial_move, trivial_destroy;
 	};
 
 	template <class D>
@@ -118,6 +120,8 @@ private:
 			static_cast<D *>(src)->~D();
 		},
 		[](void *p) noexcept { static_cast<D *>(p)->~D(); },
+		std::is_trivially_copyable_v<D>,
+		std::is_trivially_destructible_v<D>,
 	};
 
 	// Larger callables in recycled blocks (a continuation capturing another
@@ -141,14 +145,28 @@ private:
 		[](void *p, Args &&...a) -> R { return std::invoke(**static_cast<D **>(p), std::forward<Args>(a)...); },
 		[](void *dst, void *src) noexcept { ::new (dst) D *(*static_cast<D **>(src)); },
 		[](void *p) noexcept { destroy_heap(*static_cast<D **>(p)); },
+		true,
+		false,
 	};
 
 	void reset() noexcept
 	{
 		if (ops_) {
-			ops_->destroy(buf_);
+			if (!ops_->trivial_destroy)
+				ops_->destroy(buf_);
 			ops_ = nullptr;
 		}
+	}
+	/** The callable of @p o (ops_ already copied from it) moves here. */
+	void take(inline_function &o) noexcept
+	{
+		if (!ops_)
+			return;
+		if (ops_->trivial_move)
+			std::memcpy(buf_, o.buf_, Inline);
+		else
+			ops_->relocate(buf_, o.buf_);
+		o.ops_ = nullptr;
 	}
 
 	alignas(void *) unsigned char buf_[Inline]; // 56 + 8: a 64-byte object

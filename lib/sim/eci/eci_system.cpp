@@ -200,10 +200,8 @@ void system::touch_lru(std::uint64_t line)
 	lru_.insert(std::move(node));
 }
 
-void system::maybe_capacity_evict(std::uint64_t keep)
+void system::capacity_evict(std::uint64_t keep)
 {
-	if (!cfg_.cpu_capacity_lines)
-		return;
 	std::uint64_t valid = 0;
 	for (auto l : cline_lines_)
 		valid += cached(l)->st != line_state::I;
@@ -375,7 +373,7 @@ void system::adversary(std::uint64_t seed, double rate, std::vector<std::uint64_
 	adv_lines_ = std::move(lines);
 }
 
-void system::adversary_step()
+void system::adversary_act()
 {
 	if (adv_rate_ <= 0 || in_adv_ || adv_lines_.empty())
 		return;

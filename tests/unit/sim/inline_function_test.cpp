@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -40,6 +41,24 @@ struct counter {
 	}
 };
 
+/** Plain captures (trivially copyable: moved by copying the buffer), its
+ *  state spread over the whole buffer. */
+struct plain {
+	int id;
+	int calls = 0;
+	std::array<int, 12> seen{};
+	int operator()(int x)
+	{
+		seen[std::size_t(calls) % seen.size()] = x;
+		++calls;
+		int sum = 0;
+		for (int v : seen)
+			sum += v;
+		return id * 1000 + calls * 10 + sum;
+	}
+};
+static_assert(std::is_trivially_copyable_v<plain> && sizeof(plain) == 56);
+
 using fn = pioc::sim::inline_function<int(int)>;
 using ref = std::function<int(int)>;
 
@@ -59,7 +78,11 @@ void run_program(std::uint64_t seed, int steps)
 			const auto r = rng() % 100;
 			if (r < 25) {
 				const int id = next_id++;
-				switch (rng() % 3) { // inline, a recycled block, operator new
+				switch (rng() % 4) { // inline (plain or not), a recycled block, operator new
+				case 3:
+					a[i] = plain{id};
+					b[i] = plain{id};
+					break;
 				case 0:
 					a[i] = counter<0>{tracked(&live_new), id};
 					b[i] = counter<0>{tracked(&live_ref), id};
@@ -95,7 +118,7 @@ void run_program(std::uint64_t seed, int steps)
 			}
 			int full = 0;
 			for (int k = 0; k < slots; ++k)
-				full += bool(b[k]);
+				full += bool(b[k]) && !b[k].target<plain>();
 			REQUIRE(live_new == full); // no copy leaked, none destroyed twice
 		}
 	}
