@@ -301,7 +301,16 @@ private:
 		return p ? p->get() : nullptr;
 	}
 	std::unique_ptr<dir_entry> &dir_slot(std::uint64_t line);
-	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
+	/** Throws unless @p n bytes at @p addr are inside one line of the
+	 *  modelled memory: on every CPU access, so the checks inline and the
+	 *  error out of line. */
+	void check_access(std::uint64_t addr, std::size_t n, const char *what) const
+	{
+		if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1) ||
+		    addr + n > cfg_.device_bytes + cfg_.cpu_bytes) [[unlikely]]
+			access_error(addr, n, what);
+	}
+	[[noreturn]] void access_error(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
 	// The hooks every CPU access passes: when off (the default runs), one
 	// predictable branch here, no call.

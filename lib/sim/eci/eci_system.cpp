@@ -90,15 +90,14 @@ system::~system() = default;
 std::unique_ptr<system::cline> &system::cline_slot(std::uint64_t line) { return cpu_cache_[line >> line_shift_]; }
 std::unique_ptr<system::dir_entry> &system::dir_slot(std::uint64_t line) { return dir_[line >> line_shift_]; }
 
-void system::check_access(std::uint64_t addr, std::size_t n, const char *what) const
+void system::access_error(std::uint64_t addr, std::size_t n, const char *what) const
 {
 	if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1))
 		throw error(errc::misaligned, fmt::format("sim:eci: {}-byte {} at {:#x} crosses a {}-byte line",
 							  n, what, addr, cfg_.line_size));
-	if (addr + n > cfg_.device_bytes + cfg_.cpu_bytes)
-		throw error(errc::out_of_range,
-			    fmt::format("sim:eci: {} at {:#x} is outside the modelled memory ({:#x} bytes)", what,
-					addr, cfg_.device_bytes + cfg_.cpu_bytes));
+	throw error(errc::out_of_range,
+		    fmt::format("sim:eci: {} at {:#x} is outside the modelled memory ({:#x} bytes)", what, addr,
+				cfg_.device_bytes + cfg_.cpu_bytes));
 }
 
 system::line_bytes &system::home_mem(std::uint64_t line)
@@ -419,7 +418,7 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	}
 	// The access is performed while the line is present; only then does
 	// time pass (a forward arriving meanwhile must see this store or load).
-	auto &c = *cline_slot(line);
+	auto &c = *cached(line); // made by the miss if it was not there
 	std::memcpy(dst, c.data.data() + (addr - line), n);
 	if (lo_rate_ > 0 && !in_adv_)
 		lo_read_current(addr, n, c.data.data());
@@ -451,7 +450,7 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	} else {
 		++stats_.cpu_hits;
 	}
-	auto &c = *cline_slot(line);
+	auto &c = *cached(line); // made by the miss if it was not there
 	std::memcpy(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
 	lo_forget(line); // later loads of the line read this store or newer
