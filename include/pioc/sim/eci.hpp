@@ -20,6 +20,8 @@
 
 #include <pioc/barrier.hpp>
 #include <pioc/sim/event_queue.hpp>
+#include <pioc/sim/line_bytes.hpp>
+#include <pioc/sim/line_table.hpp>
 
 #include <array>
 #include <cstddef>
@@ -124,17 +126,17 @@ public:
 	/** LCI: takes device-homed @p addr back from the CPU (the CPU's dirty
 	 *  data lands in data(addr)); @p done runs when LCIA arrives. The line
 	 *  stays locked at the home until answer() or unlock(). */
-	void clean_invalidate(std::uint64_t addr, std::function<void()> done);
+	void clean_invalidate(std::uint64_t addr, event_queue::callback done);
 	/** UL without an answer. */
 	void unlock(std::uint64_t addr);
 	/** Device as a caching agent of CPU-homed @p addr: RLDX to the CPU's
 	 *  home; @p done runs when the line (and its data) arrived. */
-	void acquire_cpu_line(std::uint64_t addr, std::function<void()> done);
+	void acquire_cpu_line(std::uint64_t addr, event_queue::callback done);
 	/** Answers the CPU home's pending forward on CPU-homed @p addr that the
 	 *  device held back: gives the line (data(addr)) to the CPU. */
 	void release_cpu_line(std::uint64_t addr);
 	/** Runs @p f at simulated time @p t (>= now). */
-	void at(double t, std::function<void()> f);
+	void at(double t, event_queue::callback f);
 
 private:
 	system &sys_;
@@ -177,7 +179,7 @@ public:
 	home home_of(std::uint64_t addr) const noexcept { return addr < cfg_.device_bytes ? home::device : home::cpu; }
 	std::uint32_t tad_of(std::uint64_t addr) const noexcept
 	{
-		return static_cast<std::uint32_t>((addr / cfg_.line_size) % cfg_.tads);
+		return static_cast<std::uint32_t>((addr >> line_shift_) % cfg_.tads);
 	}
 
 	void attach(device_engine *e) noexcept { engine_ = e; }
@@ -279,21 +281,64 @@ public:
 
 private:
 	friend class engine_ctx;
+	/** A line's bytes (one copy per message that carries data). */
+	using line_bytes = sim::line_bytes;
 	struct cline;
 	struct dir_entry;
-	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr - addr % cfg_.line_size; }
-	void check_access(std::uint64_t addr, std::size_t n, const char *what) const;
+	// line_size is a power of two (the constructor checks): masks and shifts.
+	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr & ~std::uint64_t(cfg_.line_size - 1); }
+	// The per-line state, by line number (line_table.hpp); a line's entry
+	// exists once made, as an unordered_map's did.
+	cline *cached(std::uint64_t line) const noexcept
+	{
+		auto *p = cpu_cache_.find(line >> line_shift_);
+		return p ? p->get() : nullptr;
+	}
+	std::unique_ptr<cline> &cline_slot(std::uint64_t line); // made if needed (eci_system.cpp)
+	dir_entry *dir_find(std::uint64_t line) const noexcept
+	{
+		auto *p = dir_.find(line >> line_shift_);
+		return p ? p->get() : nullptr;
+	}
+	std::unique_ptr<dir_entry> &dir_slot(std::uint64_t line);
+	/** Throws unless @p n bytes at @p addr are inside one line of the
+	 *  modelled memory: on every CPU access, so the checks inline and the
+	 *  error out of line. */
+	void check_access(std::uint64_t addr, std::size_t n, const char *what) const
+	{
+		if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1) ||
+		    addr + n > cfg_.device_bytes + cfg_.cpu_bytes) [[unlikely]]
+			access_error(addr, n, what);
+	}
+	[[noreturn]] void access_error(std::uint64_t addr, std::size_t n, const char *what) const;
 	void check_alive() const;
-	void adversary_step();
+	// The hooks every CPU access passes: when off (the default runs), one
+	// predictable branch here, no call.
+	void adversary_step()
+	{
+		if (adv_rate_ > 0)
+			adversary_act();
+	}
+	void adversary_act();
 	void lines_in_flight(const std::uint64_t *lines, std::size_t count, bool exclusive);
 	// The store buffer (store_buffer.cpp).
 	struct buffered_store {
 		std::uint64_t addr;
 		std::vector<std::uint8_t> bytes;
 	};
-	void sb_step();
+	void sb_step()
+	{
+		if (sb_rate_ > 0)
+			sb_act();
+	}
+	void sb_act();
 	void sb_perform(std::size_t i);
-	void sb_drain_line(std::uint64_t line);
+	void sb_drain_line(std::uint64_t line)
+	{
+		if (!sb_.empty())
+			sb_drain_line_of(line);
+	}
+	void sb_drain_line_of(std::uint64_t line);
 	void sb_drain_all();
 	// Load order (load_order.cpp): per line, the oldest value a load after
 	// the last ordering point and after the last load of the same bytes
@@ -313,7 +358,7 @@ private:
 	 *  its way home) the device-side copy; with @p device_side_only only
 	 *  the latter. nullptr if neither is known. */
 	const std::uint8_t *readable_now(std::uint64_t line, bool device_side_only) const;
-	void schedule(double t, std::function<void()> f);
+	void schedule(double t, event_queue::callback f);
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
 	 *  when the directory has handled it (queueing behind its slice's
@@ -324,23 +369,32 @@ private:
 	void start_miss(std::uint64_t line, bool exclusive, bool *done);
 	void dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done);
 	void home_cpu_request(std::uint64_t line, bool exclusive, bool *done);
-	void cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after);
+	/** What a forward's answer carries on: dirty, and the CPU's data (empty: it held no copy). */
+	using forward_done = inline_function<void(bool, line_bytes)>;
+	void cpu_forward(std::uint64_t line, msg m, forward_done after);
 	void touch_lru(std::uint64_t line);
-	void maybe_capacity_evict(std::uint64_t keep);
-	void tad_acquire(std::uint64_t line, std::function<void()> go);
+	void maybe_capacity_evict(std::uint64_t keep)
+	{
+		if (cfg_.cpu_capacity_lines)
+			capacity_evict(keep);
+	}
+	void capacity_evict(std::uint64_t keep);
+	void tad_acquire(std::uint64_t line, event_queue::callback go);
 	void tad_release(std::uint64_t line);
-	std::vector<std::uint8_t> &home_mem(std::uint64_t line);
+	line_bytes &home_mem(std::uint64_t line);
 
 	config cfg_;
 	device_engine *engine_ = nullptr;
 	engine_ctx ctx_;
 	double now_ = 0;
 	event_queue events_;
-	std::unordered_map<std::uint64_t, std::unique_ptr<cline>> cpu_cache_;
-	std::unordered_map<std::uint64_t, std::unique_ptr<dir_entry>> dir_;
-	std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> mem_;
+	unsigned line_shift_ = 0; // log2(line_size)
+	line_table<std::unique_ptr<cline>> cpu_cache_;
+	std::vector<std::uint64_t> cline_lines_; // lines with an L2 entry, in the order made
+	line_table<std::unique_ptr<dir_entry>> dir_;
+	line_table<line_bytes> mem_;          // the home's memory (empty: never written, zeros)
 	std::vector<std::uint32_t> tad_busy_;
-	std::vector<std::vector<std::function<void()>>> tad_wait_, tad_fwd_wait_;
+	std::vector<std::vector<event_queue::callback>> tad_wait_, tad_fwd_wait_;
 	std::map<std::uint64_t, std::uint64_t> lru_; // stamp -> line
 	std::uint64_t lru_stamp_ = 0;
 	double link_free_[2] = {0, 0};

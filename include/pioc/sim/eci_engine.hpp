@@ -150,7 +150,7 @@ private:
 	void give(std::uint64_t addr);
 	void transient(std::uint32_t ch, unsigned x, coherent::ctrl w);
 	bool cpu_word(coherent::ctrl w) const noexcept;
-	void reclaim(std::uint64_t addr, std::function<void()> done);
+	void reclaim(std::uint64_t addr, event_queue::callback done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);
 	std::vector<bool>::reference lent_bit(chan &c, std::uint64_t addr);
 	std::vector<std::uint64_t> lent_lines(const chan &c, unsigned bank, std::uint32_t upto) const;

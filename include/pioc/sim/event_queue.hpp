@@ -10,16 +10,20 @@
  *    (sim:eci's 20 ms "not ready" timer, one per held load: tens of
  *    thousands waiting) stay there, so the heap keeps only the few events
  *    scheduled out of order and its pushes and pops walk a few levels, not
- *    log2 of everything pending (Documentation/benchmarking.md, model speed).
+ *    log2 of everything pending (Documentation/benchmarking.md, model speed);
+ *  - the heap and the run order keys of 24 bytes (time, sequence number,
+ *    slot); the callbacks (64 bytes each) wait in a slab of recycled slots
+ *    and move twice, in and out, not at every step of a heap sift.
  * Single-threaded, like the models.
  */
 #pragma once
+
+#include <pioc/sim/inline_function.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -28,20 +32,21 @@ namespace pioc::sim {
 
 class event_queue {
 public:
-	using callback = std::function<void()>;
+	/** Move-only, 56 bytes inline: the models' events do not allocate. */
+	using callback = inline_function<void()>;
 
 	/** Schedules @p f at simulated time @p t. */
 	void push(double t, callback f)
 	{
 		next_ = std::min(next_, t);
-		entry e{t, seq_++, std::move(f)};
+		key e{t, seq_++, store(std::move(f))};
 		// Its sequence number is the largest yet: no earlier in time than
 		// the run's last entry, it is later in the order than all of it.
 		if (run_.empty() || t >= run_.back().t) {
-			run_.push_back(std::move(e));
+			run_.push_back(e);
 			return;
 		}
-		heap_.push_back(std::move(e));
+		heap_.push_back(e);
 		std::push_heap(heap_.begin(), heap_.end(), later);
 	}
 
@@ -59,17 +64,18 @@ public:
 	 *  in @p t, its callback returned. */
 	callback pop(double &t)
 	{
-		callback f;
+		key e;
 		if (run_first()) {
-			t = run_.front().t;
-			f = std::move(run_.front().f);
+			e = run_.front();
 			run_.pop_front();
 		} else {
 			std::pop_heap(heap_.begin(), heap_.end(), later);
-			t = heap_.back().t;
-			f = std::move(heap_.back().f);
+			e = heap_.back();
 			heap_.pop_back();
 		}
+		t = e.t;
+		callback f = std::move(slab_[e.slot]);
+		free_.push_back(e.slot);
 		next_ = empty() ? never : run_first() ? run_.front().t : heap_.front().t;
 		return f;
 	}
@@ -79,22 +85,39 @@ public:
 	{
 		heap_.clear();
 		run_.clear();
+		slab_.clear();
+		free_.clear();
 		next_ = never;
 	}
 
 private:
-	struct entry {
+	struct key {
 		double t;
 		std::uint64_t seq;
-		callback f;
+		std::uint32_t slot; // its callback in slab_
 	};
 	static constexpr double never = std::numeric_limits<double>::infinity();
-	static bool later(const entry &a, const entry &b) noexcept { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
+	static bool later(const key &a, const key &b) noexcept { return a.t != b.t ? a.t > b.t : a.seq > b.seq; }
 	/** The earliest event heads the run (not the heap); not empty. */
 	bool run_first() const noexcept { return heap_.empty() || (!run_.empty() && later(heap_.front(), run_.front())); }
 
-	std::vector<entry> heap_; ///< min-heap by later(): the events scheduled out of order
-	std::deque<entry> run_;   ///< sorted by (t, seq)
+	/** A free slot of the slab (one left by an earlier event, else a new one). */
+	std::uint32_t store(callback f)
+	{
+		if (free_.empty()) {
+			slab_.push_back(std::move(f));
+			return static_cast<std::uint32_t>(slab_.size() - 1);
+		}
+		const std::uint32_t s = free_.back();
+		free_.pop_back();
+		slab_[s] = std::move(f);
+		return s;
+	}
+
+	std::vector<key> heap_;  ///< min-heap by later(): the events scheduled out of order
+	std::deque<key> run_;    ///< sorted by (t, seq)
+	std::vector<callback> slab_;        ///< the pending events' callbacks (empty: a free slot)
+	std::vector<std::uint32_t> free_;   ///< free slots of slab_
 	std::uint64_t seq_ = 0;
 	double next_ = never;     ///< time of the earliest event (never: none)
 };

@@ -49,7 +49,7 @@ counters counters::operator-(const counters &o) const noexcept
 
 struct system::cline {
 	line_state st = line_state::I;
-	std::vector<std::uint8_t> data;
+	line_bytes data;
 	bool pending = false;
 	std::uint64_t stamp = 0;
 };
@@ -62,8 +62,8 @@ struct system::dir_entry {
 	// CPU-homed: forwarded to the device, not released yet).
 	bool *pending_done = nullptr;
 	bool pending_excl = false, pending_upgrade = false;
-	std::vector<std::function<void()>> waiting; // requests queued behind the lock
-	std::vector<std::uint8_t> devdata;           // device's copy of a CPU-homed line
+	std::vector<event_queue::callback> waiting; // requests queued behind the lock
+	line_bytes devdata;                          // device's copy of a CPU-homed line
 };
 
 system::system(config c) : cfg_(c), ctx_(*this)
@@ -77,6 +77,8 @@ system::system(config c) : cfg_(c), ctx_(*this)
 		throw error(errc::invalid_argument, "sim:eci: windows must be whole lines");
 	if (cfg_.dir_slices == 0 || cfg_.dir_occupancy_ns < 0)
 		throw error(errc::invalid_argument, "sim:eci: need at least one directory slice and occupancy >= 0");
+	while ((1u << line_shift_) < cfg_.line_size)
+		++line_shift_;
 	dir_free_.assign(cfg_.dir_slices, 0);
 	tad_busy_.assign(cfg_.tads, 0);
 	tad_wait_.resize(cfg_.tads);
@@ -85,20 +87,22 @@ system::system(config c) : cfg_(c), ctx_(*this)
 
 system::~system() = default;
 
-void system::check_access(std::uint64_t addr, std::size_t n, const char *what) const
+std::unique_ptr<system::cline> &system::cline_slot(std::uint64_t line) { return cpu_cache_[line >> line_shift_]; }
+std::unique_ptr<system::dir_entry> &system::dir_slot(std::uint64_t line) { return dir_[line >> line_shift_]; }
+
+void system::access_error(std::uint64_t addr, std::size_t n, const char *what) const
 {
 	if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1))
 		throw error(errc::misaligned, fmt::format("sim:eci: {}-byte {} at {:#x} crosses a {}-byte line",
 							  n, what, addr, cfg_.line_size));
-	if (addr + n > cfg_.device_bytes + cfg_.cpu_bytes)
-		throw error(errc::out_of_range,
-			    fmt::format("sim:eci: {} at {:#x} is outside the modelled memory ({:#x} bytes)", what,
-					addr, cfg_.device_bytes + cfg_.cpu_bytes));
+	throw error(errc::out_of_range,
+		    fmt::format("sim:eci: {} at {:#x} is outside the modelled memory ({:#x} bytes)", what, addr,
+				cfg_.device_bytes + cfg_.cpu_bytes));
 }
 
-std::vector<std::uint8_t> &system::home_mem(std::uint64_t line)
+system::line_bytes &system::home_mem(std::uint64_t line)
 {
-	auto &m = mem_[line];
+	auto &m = mem_[line >> line_shift_];
 	if (m.empty())
 		m.assign(cfg_.line_size, 0);
 	return m;
@@ -106,7 +110,7 @@ std::vector<std::uint8_t> &system::home_mem(std::uint64_t line)
 
 std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(addr)).data(); }
 
-void system::schedule(double t, std::function<void()> f) { events_.push(std::max(t, now_), std::move(f)); }
+void system::schedule(double t, event_queue::callback f) { events_.push(std::max(t, now_), std::move(f)); }
 
 double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
 {
@@ -128,7 +132,7 @@ double system::send(bool to_device, msg m, std::uint64_t line, bool data, double
 // message at a time); a slight overestimate under heavy overlap.
 double system::dir_handle(std::uint64_t line, double arrive)
 {
-	double &free = dir_free_[(line / cfg_.line_size) % cfg_.dir_slices];
+	double &free = dir_free_[(line >> line_shift_) % cfg_.dir_slices];
 	double start = std::max(arrive, free);
 	free = start + cfg_.dir_occupancy_ns;
 	return start + cfg_.dir_msg_ns;
@@ -141,7 +145,7 @@ void system::count_local(msg m, std::uint64_t line)
 		log_.push_back(fmt::format("t={:.0f}ns DEV local {} {:#x}", now_, to_string(m), line));
 }
 
-void system::tad_acquire(std::uint64_t line, std::function<void()> go)
+void system::tad_acquire(std::uint64_t line, event_queue::callback go)
 {
 	auto t = tad_of(line);
 	std::uint32_t cap = cfg_.tad_in_order ? 1 : cfg_.tad_tx;
@@ -175,7 +179,11 @@ void system::tad_release(std::uint64_t line)
 
 void system::touch_lru(std::uint64_t line)
 {
-	auto &c = cpu_cache_[line];
+	// Without a capacity nothing reads the order (maybe_capacity_evict
+	// returns at once): keep none.
+	if (!cfg_.cpu_capacity_lines)
+		return;
+	auto &c = cline_slot(line);
 	// Every CPU access lands here (a poll loop many times per line): the
 	// most recent line stays where it is, and a line that moves takes its
 	// map node along instead of freeing it and allocating another.
@@ -191,17 +199,15 @@ void system::touch_lru(std::uint64_t line)
 	lru_.insert(std::move(node));
 }
 
-void system::maybe_capacity_evict(std::uint64_t keep)
+void system::capacity_evict(std::uint64_t keep)
 {
-	if (!cfg_.cpu_capacity_lines)
-		return;
 	std::uint64_t valid = 0;
-	for (auto &[l, c] : cpu_cache_)
-		valid += c->st != line_state::I;
+	for (auto l : cline_lines_)
+		valid += cached(l)->st != line_state::I;
 	for (auto it = lru_.begin(); valid > cfg_.cpu_capacity_lines && it != lru_.end();) {
 		auto line = it->second;
 		++it;
-		auto &c = cpu_cache_[line];
+		auto &c = cline_slot(line);
 		if (line == keep || c->pending || c->st == line_state::I)
 			continue;
 		hw_evicting_ = true; // the hardware's, not the code's: orders no load
@@ -256,9 +262,11 @@ void system::cpu_spend(double ns)
 
 void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
 {
-	auto &c = cpu_cache_[line];
-	if (!c)
+	auto &c = cline_slot(line);
+	if (!c) {
 		c = std::make_unique<cline>();
+		cline_lines_.push_back(line);
+	}
 	c->pending = true;
 	++stats_.cpu_misses;
 	bool upgrade = exclusive && c->st == line_state::S;
@@ -276,7 +284,7 @@ void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
 
 void system::dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool *done)
 {
-	auto &dp = dir_[line];
+	auto &dp = dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<dir_entry>();
 	auto &d = *dp;
@@ -296,14 +304,14 @@ void system::dir_request(std::uint64_t line, bool exclusive, bool upgrade, bool 
 
 void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 {
-	auto &dp = dir_[line];
+	auto &dp = dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<dir_entry>();
 	auto &d = *dp;
 	if (d.dev == line_state::I) {
 		++stats_.dram_accesses;
 		schedule(now_ + cfg_.dram_ns, [this, line, done] {
-			auto &c = cpu_cache_[line];
+			auto &c = cline_slot(line);
 			c->data = home_mem(line);
 			c->st = line_state::E;
 			c->pending = false;
@@ -315,7 +323,7 @@ void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 	// The device holds the line: the CPU's home forwards the request.
 	double t = send(true, msg::FEVX_EH, line, false, now_);
 	schedule(dir_handle(line, t), [this, line, exclusive, done] {
-		auto &e = *dir_[line];
+		auto &e = *dir_slot(line);
 		e.pending_done = done;
 		e.pending_excl = exclusive;
 		if (engine_)
@@ -325,7 +333,7 @@ void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 	});
 }
 
-void system::cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std::vector<std::uint8_t>)> after)
+void system::cpu_forward(std::uint64_t line, msg m, forward_done after)
 {
 	auto t = tad_of(line);
 	if (cfg_.tad_in_order && tad_busy_[t] > 0) { // held behind this TAD's miss
@@ -336,10 +344,10 @@ void system::cpu_forward(std::uint64_t line, msg m, std::function<void(bool, std
 	}
 	schedule(now_ + cfg_.cpu_fwd_ns, [this, line, after = std::move(after)] {
 		bool dirty = false;
-		std::vector<std::uint8_t> data;
-		auto it = cpu_cache_.find(line);
-		if (it != cpu_cache_.end() && it->second->st != line_state::I) {
-			auto &c = *it->second;
+		line_bytes data;
+		cline *cp = cached(line);
+		if (cp && cp->st != line_state::I) {
+			auto &c = *cp;
 			dirty = c.st == line_state::M || c.st == line_state::O;
 			data = c.data;
 			lo_capture(line, c.data.data()); // an early load could have hit it
@@ -364,7 +372,7 @@ void system::adversary(std::uint64_t seed, double rate, std::vector<std::uint64_
 	adv_lines_ = std::move(lines);
 }
 
-void system::adversary_step()
+void system::adversary_act()
 {
 	if (adv_rate_ <= 0 || in_adv_ || adv_lines_.empty())
 		return;
@@ -400,8 +408,8 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 			return;
 		}
 	}
-	auto it = cpu_cache_.find(line);
-	if (it == cpu_cache_.end() || it->second->st == line_state::I) {
+	cline *cp = cached(line);
+	if (!cp || cp->st == line_state::I) {
 		bool done = false;
 		start_miss(line, false, &done);
 		run_until(done, line, "load");
@@ -410,7 +418,7 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	}
 	// The access is performed while the line is present; only then does
 	// time pass (a forward arriving meanwhile must see this store or load).
-	auto &c = *cpu_cache_[line];
+	auto &c = *cached(line); // made by the miss if it was not there
 	std::memcpy(dst, c.data.data() + (addr - line), n);
 	if (lo_rate_ > 0 && !in_adv_)
 		lo_read_current(addr, n, c.data.data());
@@ -433,8 +441,8 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	adversary_step();
 	check_access(addr, n, "store");
 	auto line = line_of(addr);
-	auto it = cpu_cache_.find(line);
-	bool have = it != cpu_cache_.end() && (it->second->st == line_state::E || it->second->st == line_state::M);
+	cline *cp = cached(line);
+	bool have = cp && (cp->st == line_state::E || cp->st == line_state::M);
 	if (!have) {
 		bool done = false;
 		start_miss(line, true, &done);
@@ -442,7 +450,7 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	} else {
 		++stats_.cpu_hits;
 	}
-	auto &c = *cpu_cache_[line];
+	auto &c = *cached(line); // made by the miss if it was not there
 	std::memcpy(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
 	lo_forget(line); // later loads of the line read this store or newer
@@ -475,11 +483,9 @@ void system::lines_in_flight(const std::uint64_t *lines, std::size_t count, bool
 	for (std::size_t i = 0; i < count; ++i) {
 		check_access(lines[i], 1, exclusive ? "store" : "load");
 		auto line = line_of(lines[i]);
-		auto it = cpu_cache_.find(line);
-		const bool have = it != cpu_cache_.end() &&
-				  (it->second->pending ||
-				   (exclusive ? it->second->st == line_state::E || it->second->st == line_state::M
-					      : it->second->st != line_state::I));
+		cline *cp = cached(line);
+		const bool have = cp && (cp->pending || (exclusive ? cp->st == line_state::E || cp->st == line_state::M
+								    : cp->st != line_state::I));
 		if (!have) {
 			f[i] = false;
 			start_miss(line, exclusive, &f[i]);
@@ -526,10 +532,10 @@ void system::cpu_evict(std::uint64_t addr)
 	const bool code = !in_adv_ && !hw_evicting_;
 	if (code)
 		lo_forget(line); // dc civac: later loads of the line go past it, to the home
-	auto it = cpu_cache_.find(line);
-	if (it == cpu_cache_.end() || it->second->st == line_state::I || it->second->pending)
+	cline *cp = cached(line);
+	if (!cp || cp->st == line_state::I || cp->pending)
 		return;
-	auto &c = *it->second;
+	auto &c = *cp;
 	bool dirty = c.st == line_state::M || c.st == line_state::O;
 	auto data = c.data;
 	if (!code)
@@ -547,7 +553,7 @@ void system::cpu_evict(std::uint64_t addr)
 	}
 	double t = send(true, dirty ? msg::VICD : msg::VICC, line, dirty, now_);
 	schedule(dir_handle(line, t), [this, line, dirty, data = std::move(data)] {
-		auto &dp = dir_[line];
+		auto &dp = dir_slot(line);
 		if (!dp)
 			dp = std::make_unique<dir_entry>();
 		if (dirty)
@@ -562,29 +568,28 @@ void system::cpu_evict(std::uint64_t addr)
 
 line_state system::cpu_state(std::uint64_t addr) const
 {
-	auto it = cpu_cache_.find(line_of(addr));
-	return it == cpu_cache_.end() ? line_state::I : it->second->st;
+	const cline *c = cached(line_of(addr));
+	return c ? c->st : line_state::I;
 }
 
 line_state system::device_state(std::uint64_t addr) const
 {
-	auto it = dir_.find(line_of(addr));
-	return it == dir_.end() ? line_state::I : it->second->dev;
+	const dir_entry *d = dir_find(line_of(addr));
+	return d ? d->dev : line_state::I;
 }
 
 const std::uint8_t *system::readable_now(std::uint64_t line, bool device_side_only) const
 {
-	auto c = cpu_cache_.find(line);
-	const bool cpu_copy = c != cpu_cache_.end() && c->second->st != line_state::I;
-	if (cpu_copy)
-		return device_side_only ? nullptr : c->second->data.data();
-	auto d = dir_.find(line);
-	auto m = mem_.find(line);
-	const std::uint8_t *home = m == mem_.end() ? nullptr : m->second.data();
+	const cline *c = cached(line);
+	if (c && c->st != line_state::I)
+		return device_side_only ? nullptr : c->data.data();
+	const dir_entry *d = dir_find(line);
+	const line_bytes *m = mem_.find(line >> line_shift_);
+	const std::uint8_t *home = m ? m->data() : nullptr; // nullptr: never written
 	if (home_of(line) == home::device) // unless the CPU's copy is still on its way home
-		return d != dir_.end() && d->second->cpu != line_state::I ? nullptr : home;
-	if (d != dir_.end() && d->second->dev != line_state::I && !d->second->devdata.empty())
-		return d->second->devdata.data();
+		return d && d->cpu != line_state::I ? nullptr : home;
+	if (d && d->dev != line_state::I && !d->devdata.empty())
+		return d->devdata.data();
 	return home;
 }
 
@@ -599,7 +604,7 @@ std::uint8_t *engine_ctx::data(std::uint64_t addr)
 	sys_.lo_device_access(line); // before the engine changes it
 	if (sys_.home_of(line) == home::device)
 		return sys_.home_mem(line).data();
-	auto &dp = sys_.dir_[line];
+	auto &dp = sys_.dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<system::dir_entry>();
 	if (dp->devdata.empty())
@@ -611,11 +616,11 @@ void engine_ctx::answer(std::uint64_t addr, bool exclusive)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
-	auto it = s.dir_.find(line);
-	if (it == s.dir_.end() || !it->second->pending_done || s.home_of(line) != home::device)
+	system::dir_entry *dp = s.dir_find(line);
+	if (!dp || !dp->pending_done || s.home_of(line) != home::device)
 		throw error(errc::invalid_argument,
 			    fmt::format("sim:eci: device answered line {:#x} which has no pending CPU request", line));
-	auto &d = *it->second;
+	auto &d = *dp;
 	bool *done = d.pending_done;
 	bool upgrade = d.pending_upgrade;
 	bool excl = exclusive || d.pending_excl;
@@ -628,7 +633,7 @@ void engine_ctx::answer(std::uint64_t addr, bool exclusive)
 	auto snapshot = s.home_mem(line);
 	s.schedule(t, [&s, line, excl, upgrade, done, snapshot = std::move(snapshot)] {
 		++s.stats_.round_trips;
-		auto &c = *s.cpu_cache_[line];
+		auto &c = *s.cline_slot(line);
 		if (!upgrade)
 			c.data = snapshot;
 		c.st = excl ? line_state::E : line_state::S;
@@ -646,7 +651,7 @@ void engine_ctx::unlock(std::uint64_t addr)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
-	auto &dp = s.dir_[line];
+	auto &dp = s.dir_slot(line);
 	if (!dp)
 		return;
 	s.count_local(msg::UL, line);
@@ -659,13 +664,13 @@ void engine_ctx::unlock(std::uint64_t addr)
 		w();
 }
 
-void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done)
+void engine_ctx::clean_invalidate(std::uint64_t addr, event_queue::callback done)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
 	if (s.home_of(line) != home::device)
 		throw error(errc::invalid_argument, fmt::format("sim:eci: LCI of CPU-homed line {:#x}", line));
-	auto &dp = s.dir_[line];
+	auto &dp = s.dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<system::dir_entry>();
 	s.count_local(msg::LCI, line);
@@ -681,14 +686,14 @@ void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done
 	double t = s.send(false, m, line, false, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
 		s.cpu_forward(line, msg::FEVX_EH,
-			      [&s, line, done = std::move(done)](bool dirty, std::vector<std::uint8_t> data) mutable {
+			      [&s, line, done = std::move(done)](bool dirty, system::line_bytes data) mutable {
 				      double t2 = s.send(true, dirty ? msg::VICD : msg::VICC, line, dirty, s.now_);
 				      s.schedule(s.dir_handle(line, t2), [&s, line, dirty, data = std::move(data),
 									  done = std::move(done)] {
 					      ++s.stats_.round_trips;
 					      if (dirty)
 						      s.home_mem(line) = data;
-					      s.dir_[line]->cpu = line_state::I;
+					      s.dir_slot(line)->cpu = line_state::I;
 					      s.count_local(msg::LCIA, line);
 					      done();
 				      });
@@ -696,7 +701,7 @@ void engine_ctx::clean_invalidate(std::uint64_t addr, std::function<void()> done
 	});
 }
 
-void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done)
+void engine_ctx::acquire_cpu_line(std::uint64_t addr, event_queue::callback done)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
@@ -706,7 +711,7 @@ void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done
 	double t = s.send(false, msg::RLDX, line, false, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
 		s.cpu_forward(line, msg::FEVX_EH,
-			      [&s, line, done = std::move(done)](bool, std::vector<std::uint8_t> data) mutable {
+			      [&s, line, done = std::move(done)](bool, system::line_bytes data) mutable {
 				      double extra = 0;
 				      if (data.empty()) { // not in the L2: the home reads DRAM
 					      ++s.stats_.dram_accesses;
@@ -717,14 +722,14 @@ void engine_ctx::acquire_cpu_line(std::uint64_t addr, std::function<void()> done
 				      s.schedule(s.dir_handle(line, t2),
 						 [&s, line, data = std::move(data), done = std::move(done)] {
 							 ++s.stats_.round_trips;
-							 auto &d = *s.dir_[line];
+							 auto &d = *s.dir_slot(line);
 							 d.dev = line_state::E;
 							 d.devdata = data;
 							 done();
 						 });
 			      });
 	});
-	auto &dp = s.dir_[line];
+	auto &dp = s.dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<system::dir_entry>();
 }
@@ -733,11 +738,11 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
-	auto it = s.dir_.find(line);
-	if (it == s.dir_.end() || !it->second->pending_done || s.home_of(line) != home::cpu)
+	system::dir_entry *dp = s.dir_find(line);
+	if (!dp || !dp->pending_done || s.home_of(line) != home::cpu)
 		throw error(errc::invalid_argument,
 			    fmt::format("sim:eci: device released line {:#x} with no forward pending", line));
-	auto &d = *it->second;
+	auto &d = *dp;
 	bool *done = d.pending_done;
 	d.pending_done = nullptr;
 	d.dev = line_state::I;
@@ -746,7 +751,7 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 	double t = s.send(false, msg::VICD, line, true, s.dir_handle(line, s.now_));
 	s.schedule(t, [&s, line, done, data = std::move(data)] {
 		++s.stats_.round_trips;
-		auto &c = *s.cpu_cache_[line];
+		auto &c = *s.cline_slot(line);
 		c.data = data;
 		c.st = line_state::E;
 		c.pending = false;
@@ -755,6 +760,6 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 	});
 }
 
-void engine_ctx::at(double t, std::function<void()> f) { sys_.schedule(t, std::move(f)); }
+void engine_ctx::at(double t, event_queue::callback f) { sys_.schedule(t, std::move(f)); }
 
 } // namespace pioc::sim::eci

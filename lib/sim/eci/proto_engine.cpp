@@ -129,7 +129,7 @@ bool proto_engine::plain_read(std::uint64_t addr) const
 	return !locate(addr, ch, x) || x < 0; // control lines are signals
 }
 
-void proto_engine::reclaim(std::uint64_t addr, std::function<void()> done)
+void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 {
 	if (coherent::device_homed(cfg_.v)) {
 		ctx_.clean_invalidate(addr, [this, addr, done = std::move(done)] {

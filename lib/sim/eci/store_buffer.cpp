@@ -31,7 +31,7 @@ void system::sb_perform(std::size_t i)
 	cpu_store(st.addr, st.bytes.data(), st.bytes.size());
 }
 
-void system::sb_step()
+void system::sb_act()
 {
 	if (sb_rate_ <= 0 || in_sb_ || sb_.empty())
 		return;
@@ -51,7 +51,7 @@ void system::sb_step()
 	sb_perform(i);
 }
 
-void system::sb_drain_line(std::uint64_t line)
+void system::sb_drain_line_of(std::uint64_t line)
 {
 	if (in_sb_)
 		return;
