@@ -69,6 +69,11 @@ public:
 	virtual bool delivers_msix() const noexcept { return false; }
 	/** Delivers MSI-X vector @p vector to eventfd @p fd (-1 to unbind). */
 	virtual void bind_vector(unsigned vector, int fd) { (void)vector, (void)fd; }
+	/** Writes the model has made to eventfds of bind_vector() so far, so
+	 *  that a simulated wait reads its eventfd (a system call) only after
+	 *  one; the model is the only writer of those eventfds. UINT64_MAX:
+	 *  not counted (the wait reads its eventfd after every step). */
+	virtual std::uint64_t msix_writes() const noexcept { return UINT64_MAX; }
 	/** A function-level reset (as a PCIe FLR). Default: not_supported. */
 	virtual void function_reset()
 	{

@@ -678,9 +678,10 @@ void xdma_dev::send_vector(unsigned vec, double t)
 	const int fd = vector_fd_[vec];
 	if (fd < 0)
 		return;
-	schedule(t + cfg_.one_way_ns + cfg_.irq_ns, [fd] {
+	schedule(t + cfg_.one_way_ns + cfg_.irq_ns, [this, fd] {
 		const std::uint64_t one = 1;
 		[[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+		++msix_writes_;
 	});
 }
 

@@ -98,6 +98,7 @@ public:
 	// sim_control (the first, fourth and last below override target's too)
 	std::uint64_t next_event_ns() const noexcept override;
 	void bind_vector(unsigned vector, int fd) override;
+	std::uint64_t msix_writes() const noexcept override { return msix_writes_; }
 	void inject(bool c2h, unsigned channel, xdma::fault f) override;
 	void card_read(std::uint64_t addr, void *out, std::size_t len) override;
 	void card_write(std::uint64_t addr, const void *data, std::size_t len) override;
@@ -266,6 +267,7 @@ private:
 	std::uint32_t user_en_ = 0, chan_en_ = 0;
 	std::uint32_t user_pending_ = 0; ///< user lines requested and not yet sent (IRQ block 0x48)
 	std::uint64_t user_sent_ = 0;
+	std::uint64_t msix_writes_ = 0; ///< eventfd writes of send_vector() (msix_writes())
 	bool irq_user_ = false;          ///< the user logic raises user interrupt lines
 	std::array<std::uint32_t, 4> user_vec_{};
 	std::array<std::uint32_t, 2> chan_vec_{};
