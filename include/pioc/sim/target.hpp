@@ -55,6 +55,10 @@ public:
 
 	/** Lets the device run up to @p t_ns (DMA engines, counters). Default: nothing. */
 	virtual void advance(std::uint64_t t_ns) { (void)t_ns; }
+	/** Whether advance() does anything: false lets a model that holds this
+	 *  one (the XDMA model's user BAR) skip the call on every simulated
+	 *  poll. Default: true. */
+	virtual bool advances() const noexcept { return true; }
 
 	// What a driver needs from a simulated device beyond its BARs, reached
 	// through pioc::sim_io (waits) and the simulated transport (interrupts,

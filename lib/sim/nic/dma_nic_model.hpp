@@ -64,6 +64,7 @@ public:
 			  std::uint64_t t_ns) override;
 	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns) override;
 	void advance(std::uint64_t) override {}
+	bool advances() const noexcept override { return false; } // everything it does is an event of its xdma_dev
 
 	double h2c_stream(unsigned ch, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
 			  double last_ns) override;

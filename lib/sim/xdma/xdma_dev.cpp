@@ -72,6 +72,7 @@ xdma_dev::xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<
 		irq_user_ = true;
 		src->connect_user_irq([this](unsigned line, double t) { user_irq(line, t); });
 	}
+	user_advances_ = user_->advances();
 	vector_fd_.fill(-1);
 	set_link_rates();
 	h2c_.resize(cfg_.h2c_channels);
@@ -165,7 +166,8 @@ void xdma_dev::advance(std::uint64_t t_ns)
 	if (q_.due(t)) [[unlikely]]
 		run_events(t);
 	now_ = std::max(now_, t);
-	user_->advance(t_ns);
+	if (user_advances_)
+		user_->advance(t_ns);
 }
 
 void xdma_dev::run_events(double t)

@@ -269,6 +269,7 @@ private:
 	std::uint64_t user_sent_ = 0;
 	std::uint64_t msix_writes_ = 0; ///< eventfd writes of send_vector() (msix_writes())
 	bool irq_user_ = false;          ///< the user logic raises user interrupt lines
+	bool user_advances_ = true;      ///< user_->advances(): advance() passes the time on
 	std::array<std::uint32_t, 4> user_vec_{};
 	std::array<std::uint32_t, 2> chan_vec_{};
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};
