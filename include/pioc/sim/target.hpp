@@ -55,6 +55,10 @@ public:
 
 	/** Lets the device run up to @p t_ns (DMA engines, counters). Default: nothing. */
 	virtual void advance(std::uint64_t t_ns) { (void)t_ns; }
+	/** Whether advance() does anything: false lets a model that holds this
+	 *  one (the XDMA model's user BAR) skip the call on every simulated
+	 *  poll. Default: true. */
+	virtual bool advances() const noexcept { return true; }
 
 	// What a driver needs from a simulated device beyond its BARs, reached
 	// through pioc::sim_io (waits) and the simulated transport (interrupts,
@@ -69,6 +73,11 @@ public:
 	virtual bool delivers_msix() const noexcept { return false; }
 	/** Delivers MSI-X vector @p vector to eventfd @p fd (-1 to unbind). */
 	virtual void bind_vector(unsigned vector, int fd) { (void)vector, (void)fd; }
+	/** Writes the model has made to eventfds of bind_vector() so far, so
+	 *  that a simulated wait reads its eventfd (a system call) only after
+	 *  one; the model is the only writer of those eventfds. UINT64_MAX:
+	 *  not counted (the wait reads its eventfd after every step). */
+	virtual std::uint64_t msix_writes() const noexcept { return UINT64_MAX; }
 	/** A function-level reset (as a PCIe FLR). Default: not_supported. */
 	virtual void function_reset()
 	{

@@ -39,6 +39,7 @@ void dma_nic_user::user_reset()
 	tx_free_cycle_ = tx_seq_ = rx_seq_ = 0;
 	rx_stamps_.clear();
 	tx_stamps_.clear();
+	rx_coming_.clear(); // their events went with the engines' (function_reset)
 	rx_drops_ = malformed_ = 0;
 }
 
@@ -47,12 +48,25 @@ void dma_nic_user::posted_write(unsigned, std::uint64_t, const void *, std::size
 	// every register is read-only: writes are dropped, as posted writes to nothing are
 }
 
-void dma_nic_user::push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t seq, std::uint64_t cycle, bool err)
+std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, bool err) noexcept
+{
+	return ((seq & 0xffff) << r::STAMP_SEQ_SHIFT) | (err ? r::STAMP_ERR : 0) | (cycle & r::STAMP_CYCLE_MASK);
+}
+
+void dma_nic_user::push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t word)
 {
 	if (fifo.size() == r::STAMP_FIFO)
 		fifo.pop_front(); // full: the oldest is lost (the driver sees the gap in the sequence)
-	fifo.push_back(((seq & 0xffff) << r::STAMP_SEQ_SHIFT) | (err ? r::STAMP_ERR : 0) |
-		       (cycle & r::STAMP_CYCLE_MASK));
+	fifo.push_back(word);
+}
+
+void dma_nic_user::push_stamp_at(double t_ns, bool rx, std::uint64_t word)
+{
+	// One lambda per FIFO: `this` and the word fill std::function's inline storage.
+	if (rx)
+		x_->schedule_user(t_ns, [this, word] { push_stamp(rx_stamps_, word); });
+	else
+		x_->schedule_user(t_ns, [this, word] { push_stamp(tx_stamps_, word); });
 }
 
 std::uint64_t dma_nic_user::pop_stamp(std::deque<std::uint64_t> &fifo)
@@ -113,35 +127,38 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 	const std::uint64_t seq = tx_seq_++;
 	if (tx_bad_) {
 		++malformed_;
-		x_->schedule_user(ns_at(last_cycle),
-				  [this, seq, last_cycle] { push_stamp(tx_stamps_, seq, last_cycle, true); });
+		push_stamp_at(ns_at(last_cycle), false, stamp_word(seq, last_cycle, true));
 		return;
 	}
 	using t = dma_nic_timing;
 	const mac_result m = mac_.transmit(last_cycle + t::tx_stage, bytes.size());
-	x_->schedule_user(ns_at(m.tx_stamp + t::stamp_push),
-			  [this, seq, m] { push_stamp(tx_stamps_, seq, m.tx_stamp, !m.delivered); });
+	push_stamp_at(ns_at(m.tx_stamp + t::stamp_push), false, stamp_word(seq, m.tx_stamp, !m.delivered));
 	if (!m.delivered)
 		return;
+	rx_coming_.push_back({std::move(bytes), m});
+	x_->schedule_user(ns_at(m.rx_first), [this] { rx_arrive(); });
+}
+
+void dma_nic_user::rx_arrive()
+{
 	// RX: at its first beat the frame gets a FIFO place or is dropped
 	// whole; C2H0 takes its beats as they arrive (one per cycle up to the
 	// last, rx_to_c2h cycles after the MAC's) and the stamp is pushed after
 	// the last beat.
-	auto pkt = std::make_shared<std::vector<std::uint8_t>>(std::move(bytes));
-	x_->schedule_user(ns_at(m.rx_first), [this, pkt, m] {
-		if (!rx_room()) {
-			++rx_drops_;
-			return;
-		}
-		rx_held_.push_back(pkt->size());
-		stream_packet p;
-		p.bytes = std::move(*pkt);
-		p.last_ns = ns_at(m.rx_stamp + t::rx_to_c2h);
-		x_->c2h_stream_push(0, std::move(p));
-		const std::uint64_t seq = rx_seq_++;
-		x_->schedule_user(ns_at(m.rx_stamp + t::stamp_push),
-				  [this, seq, m] { push_stamp(rx_stamps_, seq, m.rx_stamp, false); });
-	});
+	using t = dma_nic_timing;
+	rx_coming f = std::move(rx_coming_.front());
+	rx_coming_.pop_front();
+	if (!rx_room()) {
+		++rx_drops_;
+		return;
+	}
+	rx_held_.push_back(f.bytes.size());
+	stream_packet p;
+	p.bytes = std::move(f.bytes);
+	p.last_ns = ns_at(f.m.rx_stamp + t::rx_to_c2h);
+	x_->c2h_stream_push(0, std::move(p));
+	const std::uint64_t seq = rx_seq_++;
+	push_stamp_at(ns_at(f.m.rx_stamp + t::stamp_push), true, stamp_word(seq, f.m.rx_stamp, false));
 }
 
 bool dma_nic_user::rx_room()

@@ -64,6 +64,7 @@ public:
 			  std::uint64_t t_ns) override;
 	std::uint64_t read(unsigned bar, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns) override;
 	void advance(std::uint64_t) override {}
+	bool advances() const noexcept override { return false; } // everything it does is an event of its xdma_dev
 
 	double h2c_stream(unsigned ch, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
 			  double last_ns) override;
@@ -80,7 +81,12 @@ public:
 	static double ns_at(std::uint64_t cycle) noexcept;
 
 private:
-	void push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t seq, std::uint64_t cycle, bool err);
+	/** A stamp FIFO's word: the frame's 16-bit sequence number, error bit, cycle. */
+	static std::uint64_t stamp_word(std::uint64_t seq, std::uint64_t cycle, bool err) noexcept;
+	/** @p word enters the RX (@p rx) or TX stamp FIFO at simulated time
+	 *  @p t_ns (an event of one word beside `this`: no allocation). */
+	void push_stamp_at(double t_ns, bool rx, std::uint64_t word);
+	void push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t word);
 	std::uint64_t pop_stamp(std::deque<std::uint64_t> &fifo);
 	void frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last_cycle);
 	/** The RX FIFO lets a frame in (at its first beat). */
@@ -95,6 +101,17 @@ private:
 	std::deque<std::uint64_t> rx_stamps_, tx_stamps_;
 	std::uint32_t rx_drops_ = 0, malformed_ = 0;
 	std::deque<std::size_t> rx_held_; ///< lengths of frames let in and not yet written by C2H0, oldest first
+	/** A delivered frame on its way to the RX FIFO's input. */
+	struct rx_coming {
+		std::vector<std::uint8_t> bytes;
+		mac_result m;
+	};
+	/** Frames the MAC delivered whose first RX beat is still ahead, in
+	 *  delivery order: their arrival events come in this order (the MAC's
+	 *  rx_first times rise), so each event takes the oldest and carries
+	 *  nothing but `this`. */
+	std::deque<rx_coming> rx_coming_;
+	void rx_arrive();
 };
 
 /** sim:nic_dma: the XDMA stream design with the DMA NIC's user side. */

@@ -72,6 +72,7 @@ xdma_dev::xdma_dev(xdma_config c, std::unique_ptr<target> user, std::unique_ptr<
 		irq_user_ = true;
 		src->connect_user_irq([this](unsigned line, double t) { user_irq(line, t); });
 	}
+	user_advances_ = user_->advances();
 	vector_fd_.fill(-1);
 	set_link_rates();
 	h2c_.resize(cfg_.h2c_channels);
@@ -109,7 +110,7 @@ void xdma_dev::reset_registers()
 void xdma_dev::function_reset()
 {
 	reset_registers();
-	q_.clear();
+	clear_events();
 	if (sink_)
 		sink_->user_reset();
 	removed_ = false;
@@ -127,6 +128,36 @@ void xdma_dev::schedule(double t, std::function<void()> fn)
 	q_.push(t, std::move(fn));
 }
 
+void xdma_dev::clear_events()
+{
+	q_.clear();
+	host_writes_.clear();
+	free_writes_.clear();
+}
+
+void xdma_dev::post_host_write(double t, const host_write &w)
+{
+	std::uint32_t slot;
+	if (free_writes_.empty()) {
+		slot = std::uint32_t(host_writes_.size());
+		host_writes_.push_back(w);
+	} else {
+		slot = free_writes_.back();
+		free_writes_.pop_back();
+		host_writes_[slot] = w;
+	}
+	schedule(t, [this, slot] { land_host_write(slot); });
+}
+
+void xdma_dev::land_host_write(std::uint32_t slot)
+{
+	const host_write w = host_writes_[slot];
+	free_writes_.push_back(slot);
+	if (!host_memory::instance().write(w.bus, w.data.data(), w.len))
+		log().warn("{} {}{}: {} to bus address {:#x} hit no host memory (UR)", cfg_.label, w.c2h ? "C2H" : "H2C",
+			   w.ch, w.what, w.bus);
+}
+
 void xdma_dev::advance(std::uint64_t t_ns)
 {
 	// Called on every simulated poll of host memory: nothing due is the
@@ -135,7 +166,8 @@ void xdma_dev::advance(std::uint64_t t_ns)
 	if (q_.due(t)) [[unlikely]]
 		run_events(t);
 	now_ = std::max(now_, t);
-	user_->advance(t_ns);
+	if (user_advances_)
+		user_->advance(t_ns);
 }
 
 void xdma_dev::run_events(double t)
@@ -513,7 +545,7 @@ void xdma_dev::start_run(engine &e, double t)
 	if (f == xdma::fault::removed) {
 		e.fault = xdma::fault::none;
 		removed_ = true;
-		q_.clear(); // nothing it had scheduled happens any more
+		clear_events(); // nothing it had scheduled happens any more
 		return;
 	}
 	if (f == xdma::fault::stuck || f == xdma::fault::stuck_hard) {
@@ -601,14 +633,16 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 	// PG195: poll-mode write-back needs ie_desc_completed as well as bit 26.
 	if (!(e.ctrl & r::CTRL_POLL_WB) || !(e.ctrl & r::IE_DESC_COMPLETED))
 		return;
-	const std::uint64_t wb = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
+	host_write w;
+	w.bus = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
 	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
+	std::memcpy(w.data.data(), &word, sizeof word);
+	w.len = sizeof word;
+	w.c2h = e.c2h;
+	w.ch = std::uint8_t(e.ch);
+	w.what = "write-back";
 	// A posted write: visible in host memory one link traversal later.
-	schedule(t + cfg_.one_way_ns, [this, wb, word, ch = e.ch, c2h = e.c2h] {
-		if (!host_memory::instance().write(wb, &word, sizeof word))
-			log().warn("{} {}{}: write-back to bus address {:#x} hit no host memory (UR)", cfg_.label,
-				   c2h ? "C2H" : "H2C", ch, wb);
-	});
+	post_host_write(t + cfg_.one_way_ns, w);
 }
 
 void xdma_dev::send_msix(const engine &e, double t)
@@ -646,9 +680,10 @@ void xdma_dev::send_vector(unsigned vec, double t)
 	const int fd = vector_fd_[vec];
 	if (fd < 0)
 		return;
-	schedule(t + cfg_.one_way_ns + cfg_.irq_ns, [fd] {
+	schedule(t + cfg_.one_way_ns + cfg_.irq_ns, [this, fd] {
 		const std::uint64_t one = 1;
 		[[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+		++msix_writes_;
 	});
 }
 
@@ -669,7 +704,8 @@ void xdma_dev::fetch_block(engine &e)
 		fail(e, r::ST_MAGIC_STOPPED, t + fetch_ns);
 		return;
 	}
-	std::vector<r::descriptor> raw(n);
+	std::vector<r::descriptor> &raw = fetch_raw_; // kept: a credit-mode engine fetches per descriptor
+	raw.resize(n);
 	if (!host_memory::instance().read(bus, raw.data(), 32ull * n)) {
 		fail(e, r::ERR_UR << r::ST_DESC_ERROR_SHIFT, t + fetch_ns);
 		return;

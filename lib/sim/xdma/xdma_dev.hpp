@@ -98,6 +98,7 @@ public:
 	// sim_control (the first, fourth and last below override target's too)
 	std::uint64_t next_event_ns() const noexcept override;
 	void bind_vector(unsigned vector, int fd) override;
+	std::uint64_t msix_writes() const noexcept override { return msix_writes_; }
 	void inject(bool c2h, unsigned channel, xdma::fault f) override;
 	void card_read(std::uint64_t addr, void *out, std::size_t len) override;
 	void card_write(std::uint64_t addr, const void *data, std::size_t len) override;
@@ -215,6 +216,23 @@ private:
 	/** A descriptor of run key_gen(@p key) completes (key_* flags: its control bits). */
 	void complete(std::uint64_t key);
 	void fetch_block(engine &e);
+	/** A posted write of the engines to host memory (a poll-mode
+	 *  write-back, a C2H result record) on its way. Its event carries the
+	 *  slot number only, so the callback fits std::function's inline
+	 *  storage: no allocation per write. */
+	struct host_write {
+		std::uint64_t bus = 0;
+		std::array<std::uint8_t, 32> data{};
+		std::uint8_t len = 0;
+		bool c2h = false;
+		std::uint8_t ch = 0;
+		const char *what = ""; ///< for the warning if it hits no host memory
+	};
+	/** @p w lands in host memory at @p t. */
+	void post_host_write(double t, const host_write &w);
+	void land_host_write(std::uint32_t slot);
+	/** Drops every pending event (and the host writes they carry). */
+	void clear_events();
 	void process(engine &e, const fetched &f);
 	/** The descriptor's completion at @p done (completed count, write-back
 	 *  and DESC_COMPLETED where its control asks, the run's end at STOP). */
@@ -249,7 +267,9 @@ private:
 	std::uint32_t user_en_ = 0, chan_en_ = 0;
 	std::uint32_t user_pending_ = 0; ///< user lines requested and not yet sent (IRQ block 0x48)
 	std::uint64_t user_sent_ = 0;
+	std::uint64_t msix_writes_ = 0; ///< eventfd writes of send_vector() (msix_writes())
 	bool irq_user_ = false;          ///< the user logic raises user interrupt lines
+	bool user_advances_ = true;      ///< user_->advances(): advance() passes the time on
 	std::array<std::uint32_t, 4> user_vec_{};
 	std::array<std::uint32_t, 2> chan_vec_{};
 	std::array<std::uint8_t, 32 * 16 + 32> msix_{};
@@ -260,6 +280,9 @@ private:
 	double now_ = 0;
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
+	std::vector<regs::xdma::descriptor> fetch_raw_; ///< fetch_block()'s descriptors as read
+	std::vector<host_write> host_writes_;      ///< slots of post_host_write(), in flight or free
+	std::vector<std::uint32_t> free_writes_;   ///< free slots of host_writes_
 	std::uint32_t credit_mode_ = 0;   ///< SGDMA common 0x20
 	stream_sink *sink_ = nullptr;     ///< H2C stream data; nullptr: loopback
 	std::uint64_t malformed_ = 0;

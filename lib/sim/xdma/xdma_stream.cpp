@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace pioc::sim {
 
@@ -80,8 +81,7 @@ void xdma_dev::wake(engine &e, double t)
 {
 	e.parked = false;
 	e.cursor = std::max(e.cursor, t);
-	const std::uint64_t gen = e.gen;
-	schedule(e.cursor, [this, &e, gen] { step_stream(e, gen); });
+	schedule_step(e, e.cursor);
 }
 
 void xdma_dev::c2h_stream_push(unsigned ch, stream_packet p)
@@ -139,7 +139,7 @@ void xdma_dev::step_stream(engine &e, std::uint64_t gen)
 		if (e.block_pos == e.block.size() && !follow_next(e, f))
 			return;
 	}
-	schedule(e.cursor, [this, &e, gen] { step_stream(e, gen); });
+	schedule_step(e, e.cursor); // e.gen == gen here: by key, no allocation
 }
 
 bool xdma_dev::process_stream(engine &e, const fetched &f)
@@ -194,12 +194,16 @@ bool xdma_dev::process_stream(engine &e, const fetched &f)
 	r::c2h_result res{};
 	res.status = (r::C2H_RESULT_MAGIC << 16) | (end ? r::C2H_RESULT_EOP : 0);
 	res.length = std::uint32_t(k);
+	host_write w;
+	w.bus = src;
+	static_assert(sizeof res == sizeof w.data);
+	std::memcpy(w.data.data(), &res, sizeof res);
+	w.len = sizeof res;
+	w.c2h = true;
+	w.ch = std::uint8_t(e.ch);
+	w.what = "result record";
 	// Posted behind the data: visible one link traversal after it is sent.
-	schedule(done + cfg_.one_way_ns, [this, res, src, ch = e.ch] {
-		if (!host_memory::instance().write(src, &res, sizeof res))
-			log().warn("{} C2H{}: result record to bus address {:#x} hit no host memory (UR)", cfg_.label,
-				   ch, src);
-	});
+	post_host_write(done + cfg_.one_way_ns, w);
 	p.taken += k;
 	if (end)
 		e.stream_in.pop_front();
