@@ -650,6 +650,7 @@ module coh_engine #(
     wire   tb_lci_go = (!lclreq_valid || lclreq_ready) && lci_pick < 0 && !bk_lci_valid && tb_lci_valid;
     wire   tb_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && !bk_ul_valid && tb_ul_valid;
     wire           p_take  = p_valid && f_in_ready && !m_feed_valid;
+    wire           p_wait  = p_st == P_WAIT && !tb_ready;   // a whole request waits for its bank's LCIAs
     wire           tb_sre  = p_st == P_RD && p_k < p_nl;
     wire [TIW-1:0] tb_sidx = TIW'({p_k, p_bank});
     if (TX_BANK_LINES > 0) begin : g_tx_banks
@@ -686,7 +687,7 @@ module coh_engine #(
     // changes nothing but the timers of held reads (+1 each): the engine
     // only waits for an LCIA (of a control line or of a data line it takes
     // back), the CPU's next read or a device message (a bank delivery that
-    // would start is not quiet). quiet_for: edges until a held read's TIMEOUT
+    // would start is not quiet); a whole request may wait for its bank. quiet_for: edges until a held read's TIMEOUT
     // passes (its not-ready answer), all ones if none can time out; a
     // simulator may leave out quiet_for - 1 edges and advance those timers
     // (and the cycle counter) by the edges it left out.
@@ -695,10 +696,10 @@ module coh_engine #(
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
                 !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
-                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start) && tb_waits && p_st == P_IDLE;
+                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start) && tb_waits && (p_st == P_IDLE || p_wait);
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
-                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
+                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0) || (c == 0 && p_wait)))
                 quiet = 1'b0;
         quiet_for = '1;
         for (int c = 0; c < NCH; c++)
