@@ -38,11 +38,10 @@ public:
 	struct options {
 		unsigned stall_percent = 0; ///< random idle/backpressure on the image's DC ports
 		std::uint64_t seed = 1;
-		/** The image's rx_banks pin (nic_eci_ports::options). Off by
-		 *  default until the model is calibrated against the banked RTL
-		 *  (nic.md, "Data banks: model against RTL"); on: FEATURES says
-		 *  RX banks and the driver uses them (the Enzian build ties it on). */
-		bool rx_banks = false;
+		/** The image's rx_banks pin (nic_eci_ports::options): FEATURES says
+		 *  RX banks and the driver uses them (the Enzian build ties it on).
+		 *  Off: every message line by line ("rtl:nic_eci_lines"). */
+		bool rx_banks = true;
 		/** Leave out the edges in which the image only waits (nic_eci_ports
 		 *  options::skip_quiet): the clock still ticks at every edge of a
 		 *  busy stretch, in the same order with every other event, so no

@@ -109,11 +109,16 @@ private:
 
 /** An ECI NIC as the device side from the first use of the system on, its
  *  window fpga/regmap/nic_eci.toml: "sim:nic_eci" (Nic = the model,
- *  sim::nic::eci_nic_model), "rtl:nic_eci" (the Verilated image,
- *  rtl::nic_eci_rtl_engine). */
+ *  sim::nic::eci_nic_model), "rtl:nic_eci" and "rtl:nic_eci_lines" (the
+ *  Verilated image, rtl::nic_eci_rtl_engine, with its RX banks pin high or
+ *  low). @p make builds the Nic on the system. */
 template <class Nic> class eci_nic_port final : public eci_sim_port {
 public:
-	eci_nic_port(std::string spec, std::string_view kind) : eci_sim_port(std::move(spec)), kind_(kind) {}
+	using maker = std::unique_ptr<Nic> (*)(sim::eci::system &);
+	eci_nic_port(std::string spec, std::string_view kind, maker make)
+		: eci_sim_port(std::move(spec)), kind_(kind), make_(make)
+	{
+	}
 	std::string_view engine_kind() const noexcept override { return kind_; }
 
 	void set_line_size(std::uint32_t bytes) override
@@ -126,7 +131,7 @@ public:
 	{
 		auto &sys = eci_sim_port::system();
 		if (!nic_)
-			nic_ = std::make_unique<Nic>(sys);
+			nic_ = make_(sys);
 		return sys;
 	}
 	coherent::invocation_engine &start_invocations(const coherent::engine_setup &) override
@@ -140,6 +145,7 @@ public:
 
 private:
 	std::string_view kind_;
+	maker make_;
 	std::unique_ptr<Nic> nic_;
 };
 
@@ -245,7 +251,9 @@ std::shared_ptr<transport> open_eci_nic_model(device_info info)
 {
 	auto spec = info.spec;
 	return std::make_shared<eci_transport>(std::move(info),
-					       std::make_unique<eci_nic_port<sim::nic::eci_nic_model>>(std::move(spec), "model"));
+					       std::make_unique<eci_nic_port<sim::nic::eci_nic_model>>(
+						       std::move(spec), "model",
+						       [](sim::eci::system &sys) { return std::make_unique<sim::nic::eci_nic_model>(sys); }));
 }
 
 #ifdef PIOC_HAVE_RTL
@@ -258,8 +266,23 @@ std::shared_ptr<transport> open_eci_rtl(device_info info)
 std::shared_ptr<transport> open_eci_nic_rtl(device_info info)
 {
 	auto spec = info.spec;
-	return std::make_shared<eci_transport>(std::move(info),
-					       std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(std::move(spec), "rtl"));
+	return std::make_shared<eci_transport>(
+		std::move(info), std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(
+					 std::move(spec), "rtl", [](sim::eci::system &sys) {
+						 return std::make_unique<rtl::nic_eci_rtl_engine>(sys);
+					 }));
+}
+
+std::shared_ptr<transport> open_eci_nic_rtl_lines(device_info info)
+{
+	auto spec = info.spec;
+	return std::make_shared<eci_transport>(
+		std::move(info), std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(
+					 std::move(spec), "rtl", [](sim::eci::system &sys) {
+						 rtl::nic_eci_rtl_engine::options o;
+						 o.rx_banks = false;
+						 return std::make_unique<rtl::nic_eci_rtl_engine>(sys, o);
+					 }));
 }
 #endif
 

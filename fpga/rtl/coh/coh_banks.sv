@@ -9,8 +9,9 @@
 // Delivery (start .. done): the head message's 120-byte chunks are read from
 // the producer one a cycle (chunk / c_*: the RX bridge's row RAM, one cycle
 // of read latency), chunk 0 kept as the control line, the others packed into
-// 128-byte bank lines and written, one a cycle. Meanwhile every lent line of
-// the bank is taken back (LCI, all in flight, then UL). `ready` says the
+// 128-byte bank lines and written, one a cycle. Meanwhile, if the message
+// has bytes past the control line's, every lent line of the bank is taken
+// back (LCI, all in flight, then UL). `ready` says the
 // message is in the bank and no line of the bank is lent: no CPU copy of a
 // bank line can be older than the data the answer announces, also when a
 // speculative read raced with the delivery (it sets the line's lent bit
@@ -71,14 +72,18 @@ module coh_banks #(
     logic [IW:0]   row;                  // next bank line written (index, steps of 2)
     logic          lent_in_bank, lent_busy, lent_waits;
 
-    // ---- lent bits and the take-back of the bank being filled
+    // ---- lent bits and the take-back of the bank being filled. Only for a
+    // message with bytes in the bank: one that fits the control line leaves
+    // the bank's lines with the CPU (their lent bits stay set, and the next
+    // message with bank bytes takes them back).
+    wire          uses_bank = total > 16'd120;
     coh_lent #(.BL(BL)) u_lent (
-        .clk, .rst_n, .active(st != D_IDLE), .bank, .lent_in_bank, .rd, .rd_idx,
+        .clk, .rst_n, .active(st != D_IDLE && uses_bank), .bank, .lent_in_bank, .rd, .rd_idx,
         .lci_ok, .lci_valid, .lci_idx, .lci_take, .lcia, .lcia_idx, .ul_valid, .ul_idx, .ul_take,
         .busy(lent_busy), .waits(lent_waits));
 
     assign active = st != D_IDLE;
-    assign ready  = st == D_DONE && !lent_in_bank;
+    assign ready  = st == D_DONE && (!uses_bank || !lent_in_bank);
     assign chunk  = k;
     assign busy   = st != D_IDLE || lent_busy;
     assign waits  = (st == D_IDLE || st == D_DONE) && lent_waits;

@@ -521,7 +521,10 @@ module coh_engine #(
         // with banks: the message in bank x (the held line) and nothing of it lent
         ready_now[NCPU] = b_st == B_READY ||
                           (b_st == B_PEND && dmsg_valid && (!bank_mode || (bk_ready && bk_held)));
-        may_nr[NCPU]    = b_st == B_PEND;
+        // no "not ready" while the message is going into the held line's
+        // bank (its copy or the take-back of lent lines under way): the
+        // answer follows, and a not-ready one would cost the CPU a round trip
+        may_nr[NCPU]    = b_st == B_PEND && !(bank_mode && bk_active && bk_held);
     end
 
     logic          ans_go;         // an answer of a held read is loaded this cycle

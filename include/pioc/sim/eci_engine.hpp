@@ -31,6 +31,14 @@ struct engine_config {
 	 *  Documentation/protocols.md). false: line by line (chunks 0, 1, ...)
 	 *  although the banks exist. Longer messages go line by line either way. */
 	bool bank_messages = true;
+	/** A device's own pipeline around a whole (banked) 5b delivery, in ns
+	 *  (0: none, the generic model). From the delivery's start (a held
+	 *  signal with the ACK consumed and a message there): filling the bank
+	 *  takes bank_fill_ns plus bank_chunk_ns per 120-byte chunk of the
+	 *  message, the take-back of lent lines starts after bank_lci_ns, and
+	 *  the answer leaves no earlier than bank_answer_ns after the last line
+	 *  came back. The ECI NIC model sets them from the RTL (coh_banks.sv). */
+	double bank_fill_ns = 0, bank_chunk_ns = 0, bank_lci_ns = 0, bank_answer_ns = 0;
 	bool answer_exclusive = true;      ///< grant Exclusive although the CPU asked for Shared
 	double compute_ns = 10;            ///< the function's time per message
 	double not_ready_ns = 20e6;        ///< answer "not ready" after holding a load this long
@@ -127,6 +135,8 @@ private:
 		std::size_t resp_sent = 0;
 		bool resp_pending = false;
 		bool bank_busy = false;   // taking lent lines of a bank back for an answer
+		double fill_done = -1;    // banked 5b: when the bank is filled (-1: no delivery started)
+		double back_at = -1;      // banked 5b: when the last lent line came back (-1: none taken)
 		std::vector<bool> lent;   // per data line (index 2 i + bank): granted to the CPU and
 		                          // not taken back since (device-homed only)
 		std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -47,7 +48,10 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 		ch_[i].lay = coherent::layout::for_channel(window, sys.cfg().line_size, i, cfg_.stride, cfg_.data_lines);
 		ch_[i].lay.base += base_;
 		ch_[i].lay.check_tads(sys.cfg().tads);
-		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), false);
+		// After a reset every data line counts as lent: the device cannot
+		// know what the CPU kept from before it (the RTL's rule, coh_banks.sv),
+		// so the first use of each bank takes all its lines back once.
+		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), dev);
 	}
 	sys_.attach(this);
 	if (!dev) { // start state: the device holds line A and both banks
@@ -182,13 +186,23 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	c.bank_busy = true;
 	st_.data_taken_back += lines.size();
 	auto left = std::make_shared<std::size_t>(lines.size());
-	for (std::uint64_t a : lines)
-		reclaim(a, [this, ch, left, resume] {
-			if (--*left)
-				return;
-			ch_[ch].bank_busy = false;
-			(this->*resume)(ch);
-		});
+	auto take = [this, ch, lines, left, resume] {
+		for (std::uint64_t a : lines)
+			reclaim(a, [this, ch, left, resume] {
+				if (--*left)
+					return;
+				ch_[ch].bank_busy = false;
+				ch_[ch].back_at = ctx_.now();
+				(this->*resume)(ch);
+			});
+	};
+	// A device pipeline's first LCI comes a few cycles after the delivery
+	// started (cfg_.bank_lci_ns); a line lent again meanwhile is found at
+	// the next check.
+	if (c.fill_done >= 0 && cfg_.bank_lci_ns > 0 && c.back_at < 0)
+		ctx_.at(ctx_.now() + cfg_.bank_lci_ns, take);
+	else
+		take();
 	return true;
 }
 
@@ -353,7 +367,7 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 		auto &c = ch_[ch];
 		if (c.held != x || c.token != tok || !c.pending)
 			return;
-		if (c.bank_busy) { // the answer is there, its bank's lines are on their way back
+		if (c.bank_busy || c.fill_done >= 0) { // the answer is there, its bank being filled or taken back
 			arm_not_ready(ch);
 			return;
 		}
@@ -526,8 +540,19 @@ void proto_engine::send_whole(std::uint32_t ch)
 	const auto x = static_cast<unsigned>(c.held);
 	const std::size_t n = c.outbox.front().second.size();
 	const std::size_t head = std::min<std::size_t>(c.lay.inline_bytes(), n);
+	if (c.fill_done < 0) { // the delivery starts: the device fills the bank
+		const double chunks = std::ceil(double(n) / c.lay.inline_bytes());
+		c.fill_done = ctx_.now() + cfg_.bank_fill_ns + chunks * cfg_.bank_chunk_ns;
+		c.back_at = -1;
+	}
 	if (n > head && bank_lent(ch, x, c.lay.data_lines, &proto_engine::try_send))
 		return;
+	const double at = std::max(c.fill_done, c.back_at < 0 ? 0.0 : c.back_at + cfg_.bank_answer_ns);
+	if (at > ctx_.now()) { // the device's own pipeline: the answer leaves later
+		ctx_.at(at, [this, ch] { try_send(ch); });
+		return;
+	}
+	c.fill_done = c.back_at = -1;
 	const std::vector<std::uint8_t> m = std::move(c.outbox.front().second);
 	c.outbox.pop_front();
 	const std::uint32_t seq = ++c.out_seq;
@@ -567,6 +592,8 @@ void proto_engine::restart()
 		c.req.clear();
 		c.resp.clear();
 		c.out_sent = 0;
+		c.fill_done = c.back_at = -1;
+		c.lent.assign(c.lent.size(), coherent::device_homed(cfg_.v)); // as at power-on
 		if (held >= 0) // the directory still holds that load: handle it afresh
 			ctx_.at(ctx_.now(), [this, i, held] { signal(i, static_cast<unsigned>(held)); });
 	}

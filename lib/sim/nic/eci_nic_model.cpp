@@ -33,9 +33,19 @@ constexpr double tx_exchange_cycles = 11.6;
 // rx_done strobe (the cycle after the last beat).
 constexpr std::uint64_t rx_offer_cycles = 2;
 // A data line's read (a plain grant: the read taken, the line read from the
-// bank's block RAM, the answer registered) or write-back. ASSUMED: no RTL
-// with banks has been measured yet; the control lines' numbers above stay.
+// bank's block RAM, the answer registered) or write-back: 3 cycles, as the
+// RTL's testbench measures (Documentation/nic.md, "Data banks").
 constexpr double data_line_cycles = 3;
+// A whole RX message into a bank (coh_banks.sv), from the delivery's start
+// (the signal's ACK consumed and the message offered): the message's
+// 120-byte chunks read one a cycle after 3 cycles of set-up (the row RAM's
+// read ahead, the last partial line's write, the answer registered); the
+// take-back's first LCI 7 cycles after the start (the pulled control line's
+// unlock first); the answer 3 cycles after the last lent line's LCIA.
+// Fitted to the Verilated image's traces through the same driver and
+// directory (tests/rtl/test_nic_eci_vs_model.cpp, nic.md "Data banks:
+// model against RTL").
+constexpr double bank_fill_cycles = 3, bank_chunk_cycles = 1, bank_lci_cycles = 7, bank_answer_cycles = 3;
 
 
 bool data_line(std::uint64_t addr) noexcept { return addr % map::CHANNEL_STRIDE >= 2 * map::LINE_BYTES; }
@@ -51,6 +61,12 @@ eci::engine_config engine_for(coherent::variant v, std::uint32_t channels, bool 
 	// A poll_rx() that finds no frame returns after the device held its
 	// load this long (a 5b load is answered when a message exists).
 	c.not_ready_ns = map::NOT_READY_CYCLES * ns_per_cycle;
+	if (v == coherent::variant::dev_dev) {
+		c.bank_fill_ns = bank_fill_cycles * ns_per_cycle;
+		c.bank_chunk_ns = bank_chunk_cycles * ns_per_cycle;
+		c.bank_lci_ns = bank_lci_cycles * ns_per_cycle;
+		c.bank_answer_ns = bank_answer_cycles * ns_per_cycle;
+	}
 	return c;
 }
 } // namespace

@@ -22,8 +22,11 @@
 // line time (mac_model), RX beats one per cycle, and the module's pipeline
 // as the RTL (fpga/rtl/nic/nic_eci_*.sv) has it: cycles per line exchange
 // in the coherent engine and the RX bridge's offer after the last beat
-// (eci_nic_model.cpp), and for a data line's read or write-back an ASSUMED
-// pipeline (not yet calibrated against an RTL with banks). Left out: any finite RX buffer (the message queue is
+// (eci_nic_model.cpp), a data line's read or write-back (3 cycles) and the
+// pipeline around a whole RX message into a bank (fill, take-back, answer),
+// fitted to the RTL with RX banks (tests/rtl/test_nic_eci_vs_model.cpp);
+// TX banks are not in the RTL yet, so their timing is the generic engine's
+// plus the data line's 3 cycles. Left out: any finite RX buffer (the message queue is
 // unbounded: the model never drops; the RTL holds the MAC when its 240 KiB
 // are full), the RTL's cheaper one-line TX request (about 5 cycles less
 // than a chunk), a cut-through start of the RX message before the frame's

@@ -249,13 +249,18 @@ TEST_CASE("data banks: a small pipelined 5a call after a big one takes back only
 		REQUIRE(std::equal(req.begin(), req.end(), resp.begin()));
 		return g.sys->now() - t0;
 	};
+	// After the reset every line counts as lent (the device cannot know
+	// what the CPU kept): the first call on each bank takes it back once.
 	time_call(r, inv, 64);
+	time_call(r, inv, 64);
+	const auto warm = r.eng->stats().data_taken_back;
+	CHECK(warm == 2 * bank);
 	time_call(rs, seq, 64);
 	// Small calls: one exchange, as line by line (5.57 us before the lent
 	// bits, when every signal took a whole bank back).
 	const double one = time_call(rs, seq, 64);
 	CHECK(time_call(r, inv, 64) == Approx(one));
-	CHECK(r.eng->stats().data_taken_back == 0);
+	CHECK(r.eng->stats().data_taken_back == warm);
 	// A 9600-byte call lends the lines of both banks (request stored into
 	// bank r, response loaded from bank x); the next two small calls take
 	// back at most what the big one lent, then nothing.
