@@ -83,9 +83,9 @@ module enzian_nic_app (
     assign app_lcl_addr = {20'd0, lcl_off};
     assign app_ul_addr  = {20'd0, ul_off};
 
-    // rx_banks: RX messages whole with data banks; FEATURES tells the driver
+    // rx_banks / tx_banks: RX messages and TX requests whole with data banks; FEATURES tells the driver
     nic_eci_top #(.AW(20), .ID_W(6)) u_nic (
-        .clk, .rst_n, .rx_banks(1'b1),
+        .clk, .rst_n, .rx_banks(1'b1), .tx_banks(1'b1),
         .rdreq_valid(dc_rd_valid), .rdreq_ready(dc_rd_ready), .rdreq_id(dc_rd_id),
         .rdreq_addr(dc_rd_addr[19:0]), .rdreq_excl(dc_rd_excl),
         .rdrsp_valid(app_rd_valid), .rdrsp_ready(app_rd_ready), .rdrsp_id(app_rd_id),

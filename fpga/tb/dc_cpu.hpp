@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -48,6 +49,8 @@ template <class E> struct dc_cpu_t {
 	std::map<std::uint32_t, std::uint64_t> rd_pending;      // id -> addr
 	std::map<std::uint32_t, std::uint64_t> wb_pending;      // id -> addr (write-back before LCIA)
 	std::set<std::uint32_t> victims;                         // write-backs of evicted dirty lines
+	std::deque<std::pair<std::uint64_t, line>> wb_wait;      // LCI write-backs waiting for a free write id
+	std::uint32_t next_wid = 0;
 	std::multimap<std::uint64_t, std::uint32_t> waiting;     // loads waiting for an unlock
 	std::map<std::uint32_t, line> rd_done;
 	std::uint32_t next_id = 1;
@@ -65,6 +68,24 @@ template <class E> struct dc_cpu_t {
 	std::function<bool(std::uint64_t)> read_may_cross_lci = [](std::uint64_t) { return false; };
 
 	explicit dc_cpu_t(E &eng) : e(eng) {}
+
+	/** A write id not in flight (the DC's 64), or 64 if all are: with a link
+	 *  latency, a take-back of a whole bank has more dirty lines in flight. */
+	std::uint32_t free_wid()
+	{
+		for (int i = 0; i < 64; ++i) {
+			const std::uint32_t id = next_wid++ % 64;
+			if (!wb_pending.count(id) && !victims.count(id))
+				return id;
+		}
+		return 64;
+	}
+	void lci_write_back(std::uint32_t id, std::uint64_t a, const line &d)
+	{
+		wb_pending[id] = a;
+		e.write_back(id, a, d);
+		++wbs;
+	}
 
 	std::uint32_t issue_read(std::uint64_t a, bool excl)
 	{
@@ -117,10 +138,11 @@ template <class E> struct dc_cpu_t {
 				++lci;
 				++lci_at[ev->addr];
 				if (l.s == st::M) {
-					std::uint32_t id = next_id++ % 64;
-					wb_pending[id] = ev->addr;
-					e.write_back(id, ev->addr, l.d);
-					++wbs;
+					const std::uint32_t id = free_wid();
+					if (id < 64)
+						lci_write_back(id, ev->addr, l.d);
+					else
+						wb_wait.emplace_back(ev->addr, l.d);
 				} else {
 					e.local_ack(ev->addr, true);
 				}
@@ -128,11 +150,15 @@ template <class E> struct dc_cpu_t {
 				break;
 			}
 			case coh_event::kind::write_ack: {
-				if (victims.erase(ev->id))
-					break;
-				REQUIRE(wb_pending.count(ev->id));
-				e.local_ack(wb_pending[ev->id], true);
-				wb_pending.erase(ev->id);
+				if (!victims.erase(ev->id)) {
+					REQUIRE(wb_pending.count(ev->id));
+					e.local_ack(wb_pending[ev->id], true);
+					wb_pending.erase(ev->id);
+				}
+				if (!wb_wait.empty()) { // the id is free again
+					lci_write_back(ev->id, wb_wait.front().first, wb_wait.front().second);
+					wb_wait.pop_front();
+				}
 				break;
 			}
 			case coh_event::kind::unlock: {
@@ -170,7 +196,8 @@ template <class E> struct dc_cpu_t {
 	{
 		auto &l = lines[a];
 		if (l.s == st::M) {
-			std::uint32_t id = next_id++ % 64;
+			const std::uint32_t id = free_wid();
+			REQUIRE(id < 64);
 			victims.insert(id);
 			e.write_back(id, a, l.d);
 			++wbs;

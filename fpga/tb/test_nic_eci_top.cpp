@@ -54,6 +54,7 @@ template <class E> struct host_t {
 	std::uint32_t msg = 0, acks = 0; ///< last message number taken, ACK words written
 	std::uint64_t features = 0;      ///< the FEATURES line, read at open as the driver does
 	bool banks = false;              ///< RX messages come whole (FEAT_RX_BANKS)
+	bool tx_banks = false;           ///< TX requests go whole (FEAT_TX_BANKS)
 	std::uint64_t signal_cycles = 0; ///< the last receive: cycles from the signal's load to its answer
 	/** Called with the line the signal loads (the answer's bank) before
 	 *  its load is issued. */
@@ -65,18 +66,48 @@ template <class E> struct host_t {
 		const line fl = m.load(N::FEATURES.offset);
 		std::memcpy(&features, fl.data(), 8);
 		banks = (features & N::FEAT_RX_BANKS) != 0;
+		tx_banks = (features & N::FEAT_TX_BANKS) != 0;
 		// the data lines: read at any moment (speculation), never held
-		m.read_may_cross_lci = [](std::uint64_t a) {
-			return a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES && a / N::CHANNEL_STRIDE == rx_ch;
-		};
+		m.read_may_cross_lci = [](std::uint64_t a) { return a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES; };
 		tx.open(session);
 		rx.open(session + 1000);
 		msg = session + 1000;
 		acks = msg;
 	}
 
-	/** Fig. 5a: the frame as request chunks; returns the TX stamp. */
-	std::uint64_t send(const std::vector<std::uint8_t> &f)
+	/** Fig. 5a: the frame as one whole request (FEAT_TX_BANKS) or as
+	 *  request chunks; returns the TX stamp. */
+	std::uint64_t send(const std::vector<std::uint8_t> &f) { return tx_banks ? send_whole(f) : send_chunks(f); }
+
+	/** The banked send, as the driver's pipelined call: frame bytes 120..
+	 *  stored into the request line r's bank (each store claims its line),
+	 *  then the word and bytes 0..119 into r, then the signal (the load of
+	 *  the other line); the answer comes whole. */
+	std::uint64_t send_whole(const std::vector<std::uint8_t> &f)
+	{
+		const std::uint32_t seq = ++tx.seq;
+		const unsigned r = 1 - tx.par;
+		for (std::size_t off = chunk, i = 0; off < f.size(); off += N::LINE_BYTES, ++i) {
+			line d{};
+			std::memcpy(d.data(), f.data() + off, std::min<std::size_t>(N::LINE_BYTES, f.size() - off));
+			m.store(nic_eci_ports::data_line_addr(tx_ch, r, std::uint32_t(i)), d);
+		}
+		line w{};
+		const std::uint64_t word =
+			ctrl::make(kind::request, true, std::uint32_t(f.size()), seq, pioc::coherent::pipelined_chunk).w;
+		std::memcpy(w.data(), &word, 8);
+		std::memcpy(w.data() + pioc::coherent::ctrl_bytes, f.data(), std::min(chunk, f.size()));
+		m.store(tx.addr(r), w);
+		signal_at = e.counter();
+		const line d = tx.await();
+		REQUIRE(word0(d) == ctrl::make(kind::response, true, N::TX_RESP, seq, pioc::coherent::pipelined_chunk).w);
+		std::uint64_t stamp;
+		std::memcpy(&stamp, d.data() + pioc::coherent::ctrl_bytes, 8);
+		return stamp;
+	}
+	std::uint64_t signal_at = 0; ///< the last whole send: the counter when its signal's load was issued
+
+	std::uint64_t send_chunks(const std::vector<std::uint8_t> &f)
 	{
 		const std::uint32_t seq = ++tx.seq;
 		const std::size_t n = std::max<std::size_t>(1, (f.size() + chunk - 1) / chunk);
@@ -379,11 +410,13 @@ constexpr std::uint64_t bank_features = N::FEAT_RX_BANKS | std::uint64_t(N::BANK
 struct in_flight {
 	pioc::sim::nic::mac_model mac;
 	std::deque<std::pair<std::vector<std::uint8_t>, std::uint64_t>> q;
+	std::uint64_t last_tx = 0; ///< the TX stamp of the last frame sent
 
 	template <class H> void send(H &h, std::vector<std::uint8_t> f)
 	{
 		const std::uint64_t tx = h.send(f);
 		REQUIRE((tx & N::TX_DROPPED) == 0);
+		last_tx = tx;
 		const std::uint64_t rx = mac.transmit(tx, f.size()).rx_stamp;
 		q.emplace_back(std::move(f), rx);
 	}
@@ -410,17 +443,17 @@ std::vector<std::size_t> edge_sizes()
 	return v;
 }
 
-bool is_data_line(std::uint64_t a)
+bool is_data_line(std::uint64_t a, unsigned ch = rx_ch)
 {
-	return a / N::CHANNEL_STRIDE == rx_ch && a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES;
+	return a / N::CHANNEL_STRIDE == ch && a % N::CHANNEL_STRIDE >= 2 * N::LINE_BYTES;
 }
 
-/** Data-line LCIs the CPU saw, and its reads of data lines. */
-unsigned data_lcis(const dc_cpu &m)
+/** Data-line LCIs the CPU saw (of channel @p ch), and its reads of data lines. */
+unsigned data_lcis(const dc_cpu &m, unsigned ch = rx_ch)
 {
 	unsigned n = 0;
 	for (auto &[a, c] : m.lci_at)
-		n += is_data_line(a) ? c : 0;
+		n += is_data_line(a, ch) ? c : 0;
 	return n;
 }
 unsigned data_reads(const dc_cpu &m)
@@ -432,14 +465,14 @@ unsigned data_reads(const dc_cpu &m)
 }
 
 /** The CPU as an adversary: every cycle with probability @p pct percent it
- *  reads a random data line of the RX channel (a prefetch, a speculative
- *  load: the line stays in its cache) or drops a cached one. */
-void adversary(host &h, std::mt19937_64 &rng, unsigned pct)
+ *  reads a random data line of channel @p ch (a prefetch, a speculative
+ *  load: the line stays in its cache) or drops a clean cached one. */
+void adversary(host &h, std::mt19937_64 &rng, unsigned pct, unsigned ch = rx_ch)
 {
-	h.m.on_pump = [&h, &rng, pct] {
+	h.m.on_pump = [&h, &rng, pct, ch] {
 		if (rng() % 100 >= pct)
 			return;
-		const auto a = nic_eci_ports::data_line_addr(rx_ch, unsigned(rng() % 2), std::uint32_t(rng() % N::BANK_LINES));
+		const auto a = nic_eci_ports::data_line_addr(ch, unsigned(rng() % 2), std::uint32_t(rng() % N::BANK_LINES));
 		auto &l = h.m.lines[a];
 		if (rng() % 3 == 0) {
 			if (l.s == tbdc::st::S || l.s == tbdc::st::E)
@@ -783,7 +816,7 @@ namespace {
  *  behind: an event, a stamp or a data byte then differs. */
 struct twin_ports {
 	twin_ports(std::uint64_t seed, bool banks, unsigned max_delay)
-		: every({seed, 0, banks, false}), skips({seed, 0, banks, true}), rng(seed), delay(max_delay)
+		: every({seed, 0, banks, false, banks}), skips({seed, 0, banks, true, banks}), rng(seed), delay(max_delay)
 	{
 	}
 	nic_eci_ports every, skips;
@@ -853,6 +886,7 @@ struct twin_ports {
 		return e;
 	}
 	std::uint64_t cycle() const { return every.cycle(); }
+	std::uint64_t counter() const { return every.counter(); }
 	static std::uint64_t line_addr(unsigned ch, unsigned k) { return nic_eci_ports::line_addr(ch, k); }
 };
 
@@ -862,7 +896,7 @@ struct twin_ports {
 // cycles): frames of every size class one at a time and in bursts (so a
 // frame waits in the RX bridge for the signal, or is on the MAC's line while
 // the CPU's reads are held), RX polls without a frame (held reads that
-// time out: quiet_for), with and without data banks, the CPU rereading a
+// time out: quiet_for), line by line and with data banks (RX and TX), the CPU rereading a
 // bank's lines while the device takes them back, then reading data lines at
 // random. The skipping image must leave out most edges.
 TEST_CASE("nic_eci_top: quiet is high only when nothing but the counter and the timers would change",
@@ -930,4 +964,139 @@ TEST_CASE("nic_eci_top: quiet is high only when nothing but the counter and the 
 		       (unsigned long)t.skips.cycle(), (unsigned long)t.skips.skipped(), 100 * left_out);
 		CHECK(left_out > 0.5);
 	}
+}
+
+// ---- TX data banks (tx_banks pin set: FEAT_TX_BANKS)
+
+namespace {
+
+/** Frame sizes at every edge of the banked request: 120 bytes in the
+ *  control line, then 128 per data line. */
+std::vector<std::size_t> tx_edge_sizes()
+{
+	std::vector<std::size_t> v{N::MIN_FRAME, 64, 112, 113, chunk - 1, chunk, chunk + 1};
+	for (std::size_t k : {1u, 2u, 7u, 40u, 73u, 74u})
+		for (int d : {-1, 0, 1})
+			v.push_back(chunk + k * N::LINE_BYTES + d);
+	v.push_back(N::MTU - 1);
+	v.push_back(N::MTU);
+	return v;
+}
+
+} // namespace
+
+TEST_CASE("nic_eci_top tx banks: FEATURES says what the pins say", "[nic_eci][tx_banks]")
+{
+	nic_eci_ports tx({2, 0, false, false, true});
+	host h(tx, 9);
+	CHECK(h.features == (N::FEAT_TX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT));
+	CHECK(h.tx_banks);
+	CHECK_FALSE(h.banks);
+	nic_eci_ports both({2, 0, true, false, true});
+	host g(both, 9);
+	CHECK(g.features == (N::FEAT_RX_BANKS | N::FEAT_TX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT));
+	REQUIRE(tx.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top tx banks: every edge and size class, whole requests and line by line, random stalls",
+	  "[nic_eci][tx_banks]")
+{
+	for (unsigned stall : {0u, 30u})
+		for (bool rx_banks : {false, true}) {
+			nic_eci_ports e({27 + stall, stall, rx_banks, false, true});
+			host h(e, 300);
+			REQUIRE(h.tx_banks);
+			in_flight fl;
+			std::mt19937_64 rng(37 + stall);
+			std::vector<std::size_t> sizes = tx_edge_sizes();
+			for (int i = 0; i < 16; ++i)
+				sizes.push_back(random_len(rng));
+			for (std::size_t i = 0; i < sizes.size(); ++i) {
+				INFO("stall " << stall << " rx_banks " << rx_banks << " frame " << i << " of " << sizes[i]);
+				// line-by-line requests stay valid on the same channel
+				h.tx_banks = i % 5 != 3;
+				fl.send(h, frame(rng, sizes[i]));
+				fl.receive_all(h);
+			}
+			REQUIRE(e.protocol_errors().empty());
+		}
+}
+
+TEST_CASE("nic_eci_top tx banks: the CPU reads and drops TX data lines at any moment; shorter after longer",
+	  "[nic_eci][tx_banks]")
+{
+	for (unsigned pct : {2u, 20u}) {
+		nic_eci_ports e({51 + pct, 15, true, false, true});
+		host h(e, 500);
+		in_flight fl;
+		std::mt19937_64 rng(51 + pct), adv(pct);
+		adversary(h, adv, pct, tx_ch);
+		// long, long, then shorter and shorter: each bank's next request uses
+		// fewer lines than its last, over lines the CPU still holds
+		std::vector<std::size_t> sizes{N::MTU, N::MTU - 1, 5000, 4999, 1000, 999, 300, 249, N::MIN_FRAME, 64};
+		for (int i = 0; i < 12; ++i)
+			sizes.push_back(random_len(rng));
+		for (std::size_t i = 0; i < sizes.size(); ++i) {
+			INFO("adversary " << pct << "% frame " << i << " of " << sizes[i]);
+			fl.send(h, frame(rng, sizes[i]));
+			if (i % 3 == 2)
+				fl.receive_all(h);
+		}
+		fl.receive_all(h);
+		h.m.on_pump = nullptr;
+		REQUIRE(e.protocol_errors().empty());
+	}
+}
+
+TEST_CASE("nic_eci_top tx banks: a 64-byte frame costs no data-line traffic", "[nic_eci][tx_banks]")
+{
+	nic_eci_ports e({5, 10, true, false, true});
+	host h(e, 60);
+	in_flight fl;
+	std::mt19937_64 rng(7);
+	auto one = [&](std::size_t n) {
+		fl.send(h, frame(rng, n));
+		fl.receive_all(h);
+	};
+	// after a reset every data line counts as lent: the first request on
+	// each bank takes them all back once
+	one(64);
+	one(64);
+	CHECK(data_lcis(h.m, tx_ch) == 2 * N::BANK_LINES);
+	const unsigned lci0 = data_lcis(h.m, tx_ch);
+	for (int i = 0; i < 20; ++i)
+		one(64);
+	CHECK(data_lcis(h.m, tx_ch) == lci0);
+	// a 1000-byte frame: its 7 lines stored, taken back at its signal
+	one(1000);
+	CHECK(data_lcis(h.m, tx_ch) == lci0 + 7);
+	REQUIRE(e.protocol_errors().empty());
+}
+
+TEST_CASE("nic_eci_top tx banks: cycles from the signal to the last beat at the MAC", "[nic_eci][tx_banks]")
+{
+	// No stalls. The signal's load to the TX stamp (the cycle the MAC took
+	// the frame's last beat): take the other control line and the request's
+	// stored lines back, examine, read the bank and stream the rows (two
+	// beats each). Printed for Documentation/nic.md (the model's calibration).
+	nic_eci_ports e({73, 0, true, false, true});
+	host h(e, 910);
+	in_flight fl;
+	std::mt19937_64 rng(73);
+	const std::size_t sizes[] = {N::MIN_FRAME, chunk + 100, N::MTU}; // 0, 1, 75 data lines
+	std::map<std::size_t, std::uint64_t> cyc;
+	for (std::size_t n : sizes)
+		for (int i = 0; i < 4; ++i) {
+			fl.send(h, frame(rng, n));
+			if (i >= 2)
+				cyc[n] = fl.last_tx - h.signal_at; // steady state: each bank used before
+			fl.receive_all(h);
+		}
+	printf("SIMULATED nic_eci_top TX banks (RTL cycles at %g MHz, no stalls): signal to the last beat at the MAC "
+	       "%lu (0 data lines), %lu (1), %lu (75, MTU)\n",
+	       double(N::clock_mhz), (unsigned long)cyc[sizes[0]], (unsigned long)cyc[sizes[1]],
+	       (unsigned long)cyc[sizes[2]]);
+	CHECK(cyc[sizes[0]] < cyc[sizes[1]]);
+	CHECK(cyc[sizes[1]] < cyc[sizes[2]]);
+	REQUIRE(e.protocol_errors().empty());
 }

@@ -58,7 +58,8 @@ struct nic_eci_ports::impl : tb::agent {
 	{
 		if (skip_on && !timers_writable<Vnic_eci_top___024root>)
 			throw std::logic_error("nic_eci_ports: skip_quiet needs the model built with lib/rtl/speed.vlt");
-		s.m->rx_banks = o.rx_banks; // a mode pin: set before the reset, held
+		s.m->rx_banks = o.rx_banks; // mode pins: set before the reset, held
+		s.m->tx_banks = o.tx_banks;
 		s.add(this);
 		s.reset();
 	}

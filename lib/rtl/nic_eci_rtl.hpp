@@ -37,6 +37,9 @@ public:
 		 *  next input or event. Needs the model built with lib/rtl/speed.vlt;
 		 *  with random stalls (drawn per edge evaluated) the two differ. */
 		bool skip_quiet = false;
+		/** The image's tx_banks pin: TX requests may come whole with data
+		 *  banks, FEATURES also says FEAT_TX_BANKS (and BANK_LINES). */
+		bool tx_banks = false;
 	};
 	explicit nic_eci_ports(options o);
 	nic_eci_ports() : nic_eci_ports(options{}) {}

@@ -47,6 +47,10 @@ public:
 		 *  busy stretch, in the same order with every other event, so no
 		 *  value or time changes; only the evaluation is saved. */
 		bool skip_idle = true;
+		/** The image's tx_banks pin (nic_eci_ports::options): TX requests
+		 *  may come whole with data banks, FEATURES says FEAT_TX_BANKS.
+		 *  Off by default until the model is calibrated against it. */
+		bool tx_banks = false;
 	};
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the
 	 *  simulated CPU has 128-byte lines, the window fits the device-homed

@@ -118,7 +118,7 @@ struct trip {
 	std::int64_t tx_ns, rx_ns;
 };
 
-std::vector<trip> run_frames(opened &o, const std::vector<std::vector<std::byte>> &frames)
+template <class O> std::vector<trip> run_frames(O &o, const std::vector<std::vector<std::byte>> &frames)
 {
 	auto &nic = o.nic;
 	const clock_map cm = nic.clock();
@@ -206,3 +206,55 @@ TEST_CASE("rtl:nic_eci harness: FEATURES and the data lines through the ECI mode
 	}
 }
 
+namespace {
+
+/** rtl:nic_eci over its own ECI model (the default configuration, as the
+ *  device's), its pins set as @p o says. */
+struct rtl_with {
+	pioc::sim::eci::system sys;
+	pioc::rtl::nic_eci_rtl_engine eng;
+	sim_nic nic;
+	explicit rtl_with(pioc::rtl::nic_eci_rtl_engine::options o)
+		: eng(sys, o), nic(pioc::coherent::eci_sim_lines(sys, 0), ring_sizes{8, 8}, "rtl:nic_eci")
+	{
+	}
+};
+
+} // namespace
+
+TEST_CASE("nic_eci model against RTL with TX banks: the same frames, byte-exact on both; the times reported",
+	  "[nic_eci]")
+{
+	namespace N = pioc::regs::nic_eci;
+	std::mt19937_64 rng(19);
+	std::vector<std::vector<std::byte>> frames;
+	for (std::size_t len : {std::size_t(64), std::size_t(120), std::size_t(121), std::size_t(248), std::size_t(1536),
+				std::size_t(9600)})
+		for (int i = 0; i < 3; ++i)
+			frames.push_back(random_frame(rng, len));
+	for (bool rx_banks : {false, true}) {
+		INFO("rx_banks " << rx_banks);
+		pioc::rtl::nic_eci_rtl_engine::options o;
+		o.rx_banks = rx_banks;
+		o.tx_banks = true;
+		rtl_with r(o);
+		REQUIRE((r.nic.features() & N::FEAT_TX_BANKS) != 0);
+		opened m(model_as(r.nic.features()), "sim:nic_eci"); // the same protocol: TX whole, RX as the image
+		REQUIRE(m.nic.features() == r.nic.features());
+		const auto rtl = run_frames(r, frames);
+		const auto model = run_frames(m, frames);
+		for (std::size_t i = 0; i < frames.size(); ++i) {
+			INFO("frame " << i << " of " << frames[i].size() << " bytes");
+			REQUIRE(model[i].got == frames[i]);
+			REQUIRE(rtl[i].got == frames[i]);
+			// The model is not calibrated against the banked TX yet: the
+			// disagreement is reported (nic.md, "TX data banks in the RTL"),
+			// the last frame of each size (each bank used before).
+			if (i % 3 == 2)
+				WARN("SIMULATED rx_banks " << rx_banks << " tx_banks 1, " << frames[i].size()
+							   << " B: TX model " << model[i].tx_ns << " rtl " << rtl[i].tx_ns
+							   << " ns, RX model " << model[i].rx_ns << " rtl " << rtl[i].rx_ns << " ns");
+		}
+		CHECK(r.eng.ports().protocol_errors().empty());
+	}
+}

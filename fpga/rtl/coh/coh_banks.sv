@@ -17,11 +17,9 @@
 // speculative read raced with the delivery (it sets the line's lent bit
 // again, and that line is taken back once more before `ready`).
 //
-// Lent bits: set on every read of a data line (answered from `mem` the next
-// cycle, never held), cleared by the LCI's acknowledgement, unless a read of
-// the line was taken while the LCI was out (the CPU's request crossed it:
-// the line is the CPU's again, `again`). After a reset every line counts as
-// lent: the CPU may still hold lines from before it.
+// Lent bits (coh_lent): set on every read of a data line (answered from
+// `mem` the next cycle, never held), cleared by the LCI's acknowledgement,
+// unless a read crossed the LCI; after a reset every line counts as lent.
 module coh_banks #(
     parameter int BL   = 75,             // data lines per bank
     localparam int NB  = 2 * BL,
@@ -67,48 +65,28 @@ module coh_banks #(
     localparam logic [1:0] D_IDLE = 2'd0, D_COPY = 2'd1, D_FLUSH = 2'd2, D_DONE = 2'd3;
 
     logic [1023:0] mem [NB];
-    logic [NB-1:0] lent, again, out, owe_ul;
     logic [1:0]    st;
     logic [10:0]   k, e;                 // chunk read, chunk expected next
     logic [1015:0] acc;                  // bank bytes not written yet (fewer than 128)
     logic [6:0]    acc_n;
     logic [IW:0]   row;                  // next bank line written (index, steps of 2)
+    logic          lent_in_bank, lent_busy, lent_waits;
 
-    localparam logic [NB-1:0] BANK1 = {BL{2'b10}};   // the lines of bank 1 (odd indices)
-    wire [NB-1:0] in_bank = bank ? BANK1 : ~BANK1;
-
-    // ---- take-back: the lowest lent line of the bank not yet asked for.
-    // Only for a message with bytes in the bank: one that fits the control
-    // line leaves the bank's lines with the CPU (their lent bits stay set,
-    // and the next message with bank bytes takes them back).
+    // ---- lent bits and the take-back of the bank being filled. Only for a
+    // message with bytes in the bank: one that fits the control line leaves
+    // the bank's lines with the CPU (their lent bits stay set, and the next
+    // message with bank bytes takes them back).
     wire          uses_bank = total > 16'd120;
-    wire [NB-1:0] want = st != D_IDLE && uses_bank ? lent & ~out & ~owe_ul & in_bank : '0;
-    always_comb begin
-        lci_valid = 1'b0;
-        lci_idx   = '0;
-        ul_valid  = 1'b0;
-        ul_idx    = '0;
-        // (the search only while there is something to find: a simulator
-        // runs this block every cycle)
-        if (want != '0 || owe_ul != '0) begin
-            for (int i = NB - 1; i >= 0; i--) begin
-                if (want[i]) begin
-                    lci_valid = lci_ok;
-                    lci_idx   = IW'(i);
-                end
-                if (owe_ul[i]) begin
-                    ul_valid = 1'b1;
-                    ul_idx   = IW'(i);
-                end
-            end
-        end
-    end
+    coh_lent #(.BL(BL)) u_lent (
+        .clk, .rst_n, .active(st != D_IDLE && uses_bank), .bank, .lent_in_bank, .rd, .rd_idx,
+        .lci_ok, .lci_valid, .lci_idx, .lci_take, .lcia, .lcia_idx, .ul_valid, .ul_idx, .ul_take,
+        .busy(lent_busy), .waits(lent_waits));
 
     assign active = st != D_IDLE;
-    assign ready  = st == D_DONE && (!uses_bank || (lent & in_bank) == '0);
+    assign ready  = st == D_DONE && (!uses_bank || !lent_in_bank);
     assign chunk  = k;
-    assign busy   = st != D_IDLE || out != '0 || owe_ul != '0;
-    assign waits  = (st == D_IDLE || st == D_DONE) && want == '0 && owe_ul == '0;
+    assign busy   = st != D_IDLE || lent_busy;
+    assign waits  = (st == D_IDLE || st == D_DONE) && lent_waits;
 
     // ---- packing: chunk e (1..) appended to the bank's byte stream. The
     // shifts are in the clocked block, evaluated only for a chunk (as wires
@@ -146,26 +124,12 @@ module coh_banks #(
         end
     end
 
-    wire [NB-1:0] rd_hot   = rd ? NB'(1) << rd_idx : '0;
-    wire [NB-1:0] lci_hot  = lci_valid && lci_take ? NB'(1) << lci_idx : '0;
-    wire [NB-1:0] lcia_hot = lcia ? NB'(1) << lcia_idx : '0;
-    wire [NB-1:0] ul_hot   = ul_valid && ul_take ? NB'(1) << ul_idx : '0;
-
     always_ff @(posedge clk) begin
         if (!rst_n) begin
-            lent   <= '1;
-            again  <= '0;
-            out    <= '0;
-            owe_ul <= '0;
             st     <= D_IDLE;
             k      <= '0;
             e      <= '0;
         end else begin
-            lent   <= (lent & ~lcia_hot) | (again & lcia_hot) | rd_hot;
-            again  <= (again | (rd_hot & out)) & ~lcia_hot;
-            out    <= (out | lci_hot) & ~lcia_hot;
-            owe_ul <= (owe_ul | lcia_hot) & ~ul_hot;
-
             case (st)
                 D_IDLE:
                     if (start) begin

@@ -110,6 +110,7 @@ module coh_engine #(
     parameter int ID_W = 6,
     parameter bit EXT_FN = 1'b0, // the function unit outside the engine (x_*)
     parameter int BANK_LINES = 0, // data lines per bank of the device-initiated channel (0: none)
+    parameter int TX_BANK_LINES = 0, // data lines per bank of CPU channel 0 (0: none)
     localparam int XTW = $clog2(32'(coh_dev_pkg::CPU_CHANNELS)) + 1
 ) (
     input  logic            clk,
@@ -120,6 +121,7 @@ module coh_engine #(
     input  logic [31:0]     cfg_timeout,
     input  logic [31:0]     cfg_delay,
     input  logic            bank_mode,       // device messages whole, with data banks (BANK_LINES > 0)
+    input  logic            tx_bank_mode,    // channel 0 takes whole requests with data banks (TX_BANK_LINES > 0)
     output logic            cnt_result,      // pulses: a result / message answer
     output logic            cnt_not_ready,   //         a NOT_READY answer
     // directory controller interface
@@ -239,7 +241,8 @@ module coh_engine #(
     // invocation state of a CPU channel
     localparam logic [2:0] I_IDLE = 3'd0, I_FETCH = 3'd1, I_QUEUED = 3'd2, I_COMPUTE = 3'd3, I_READY = 3'd4,
                            I_CHUNK = 3'd5,   // the chunk unit serves the pulled line
-                           I_TAKEN = 3'd6;   // the pulled word is consumed: dispatch it
+                           I_TAKEN = 3'd6,   // the pulled word is consumed: dispatch it
+                           I_PIPE = 3'd7;    // a whole request (data banks): its bank taken back, streamed
     // what a ready answer is: a result (counted), another answer that
     // becomes the answered line (SYNC_ACK, ACK, out of step), or a transient
     // one (not ready, out of step before a SYNC): in the fill only, the line
@@ -397,6 +400,23 @@ module coh_engine #(
     wire  [15:0]   m_left  = m_tot - m_off;
     wire  [15:0]   m_clen  = m_left >= PMAX ? PMAX : m_left;
 
+    // ---- whole requests of channel 0 (data banks, coh_tx_banks below):
+    // the streamer's rows to the function port: row k = message bytes
+    // 128k .. 128k + 127, the last 120 bytes of bank line k - 1 (for k = 0
+    // the control line's 120) and the first 8 of bank line k
+    localparam logic [1:0] P_IDLE = 2'd0, P_WAIT = 2'd1, P_RD = 2'd2, P_ROW = 2'd3;
+    logic [1:0]    p_st;
+    logic [15:0]   p_len;
+    logic [7:0]    p_k, p_rows, p_nl;   // row, rows, bank lines
+    logic          p_bank;
+    logic [959:0]  p_up;                // the bytes row p_k starts with
+    logic [1023:0] tb_sq;               // the bank line read for row p_k
+    wire           p_valid = p_st == P_ROW;
+    wire  [1023:0] p_row   = {p_k < p_nl ? tb_sq[63:0] : 64'd0, p_up};
+    wire  [15:0]   p_left  = p_len - {p_k, 7'd0};
+    wire  [7:0]    p_nb    = p_left >= 16'd128 ? 8'd128 : p_left[7:0];
+    wire           p_last  = p_k + 8'd1 == p_rows;
+
     // ---- function unit (shared by the CPU channels and the chunk unit)
 
     always_comb begin
@@ -412,6 +432,12 @@ module coh_engine #(
                 f_in_data   = {64'd0, qp[960*c +: 960]};
                 f_in_nbytes = ql[8*c +: 8];
             end
+        if (p_valid) begin            // a whole request's rows (data banks, channel 0)
+            f_in_valid  = 1'b1;
+            f_in_tag    = '0;
+            f_in_data   = p_row;
+            f_in_nbytes = p_nb;
+        end
         if (m_feed_valid) begin       // the chunk unit streams a buffered request (tag NCPU)
             f_in_valid  = 1'b1;
             f_in_tag    = TW'(NCPU);
@@ -426,7 +452,7 @@ module coh_engine #(
         assign f_in_ready   = x_in_ready;
         assign x_in_data    = f_in_data;
         assign x_in_nbytes  = f_in_nbytes;
-        assign x_in_last    = !m_feed_valid || m_i + 8'd1 == m_n;
+        assign x_in_last    = m_feed_valid ? m_i + 8'd1 == m_n : !p_valid || p_last;
         assign x_in_tag     = f_in_tag;
         assign f_out_valid  = x_out_valid;
         assign f_out_data   = x_out_data;
@@ -561,6 +587,7 @@ module coh_engine #(
 
     // ---- data banks: the unit (declared above)
     wire   rd_bank   = bank_mode && rd_b >= 0;
+    wire   rd_txb    = tx_bank_mode && rd_t >= 0;
     wire   bk_lci_go = (!lclreq_valid || lclreq_ready) && lci_pick < 0 && bk_lci_valid;
     wire   bk_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && bk_ul_valid;
     // the answer of a delivery leaves (the producer pops the message)
@@ -577,7 +604,7 @@ module coh_engine #(
             .c_total(dmsg_total),
             .rd(rd_take && rd_bank), .rd_idx(BIW'(rd_b)), .rd_q(bk_q),
             // an LCI never overtakes the answer of a read of its line
-            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && rd_bank)),
+            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && (rd_bank || rd_txb))),
             .lci_valid(bk_lci_valid), .lci_idx(bk_lci_idx),
             .lci_take(bk_lci_go), .lcia(lclrsp_valid && lr_b >= 0), .lcia_idx(BIW'(lr_b)),
             .ul_valid(bk_ul_valid), .ul_idx(bk_ul_idx), .ul_take(bk_ul_go), .busy(bk_busy),
@@ -595,6 +622,59 @@ module coh_engine #(
     // a whole message: the answered line (word + bytes 0..119), its rest in the bank
     wire [1023:0] bk_line = {bk_ctl, mk_word(K_MSG, 1'b1, 11'h7ff, bk_total, mseq + 32'd1)};
 
+    // ---- data banks of CPU channel 0 (coh_tx_banks): whole requests
+    localparam int TBL = TX_BANK_LINES > 0 ? TX_BANK_LINES : 1;
+    localparam int TIW = $clog2(2 * TBL);
+    // data line of a window offset in channel 0: its index 2i + b, or -1
+    function automatic int tx_bank_line(input logic [AW-1:0] a);
+        int o;
+        o = 32'(a[CB-1:7]) - 2;
+        tx_bank_line = TX_BANK_LINES > 0 && a[AW-1:CB] == '0 && a[6:0] == 7'd0 && o >= 0 && o < 2 * TBL ? o : -1;
+    endfunction
+    function automatic logic [AW-1:0] tx_bank_addr(input logic [TIW-1:0] i);
+        tx_bank_addr = AW'((32'(i) + 2) * 128);
+    endfunction
+    int rd_t, wr_t, lr_t;
+    assign rd_t = tx_bank_line(rdreq_addr);
+    assign wr_t = tx_bank_line(wrreq_addr);
+    assign lr_t = tx_bank_line(lclrsp_addr);
+    // a whole request on channel 0 (pulled word): REQUEST, last, chunk 0x7ff, 1..max bytes
+    wire [63:0] q0 = qw[63:0];
+    wire q_pipe0 = tx_bank_mode && (q0 & C_VALID) != 0 && w_kind(q0) == K_REQ && (q0 & C_LAST) != 0 &&
+                   w_chunk(q0) == 11'h7ff && w_len(q0) != 16'd0 && 32'(w_len(q0)) <= 120 + 128 * TBL;
+    logic [NCPU-1:0] q_pipe, piped;   // piped: the channel's request came whole (its response goes whole)
+    assign q_pipe = NCPU'(q_pipe0);
+    // from the signal until the request is examined and, if whole, read:
+    // every lent line of the request line's bank is taken back
+    wire tb_take = inv[2:0] == I_FETCH || inv[2:0] == I_QUEUED || inv[2:0] == I_TAKEN || inv[2:0] == I_PIPE;
+    logic            tb_ready, tb_lci_valid, tb_ul_valid, tb_busy, tb_waits, bk_rtx;
+    logic [TIW-1:0]  tb_lci_idx, tb_ul_idx;
+    logic [1023:0]   tb_q;
+    wire   tb_lci_go = (!lclreq_valid || lclreq_ready) && lci_pick < 0 && !bk_lci_valid && tb_lci_valid;
+    wire   tb_ul_go  = (!ulreq_valid || ulreq_ready) && ul_pick < 0 && !bk_ul_valid && tb_ul_valid;
+    wire           p_take  = p_valid && f_in_ready && !m_feed_valid;
+    wire           p_wait  = p_st == P_WAIT && !tb_ready;   // a whole request waits for its bank's LCIAs
+    wire           tb_sre  = p_st == P_RD && p_k < p_nl;
+    wire [TIW-1:0] tb_sidx = TIW'({p_k, p_bank});
+    if (TX_BANK_LINES > 0) begin : g_tx_banks
+        coh_tx_banks #(.BL(TBL)) u_tx_banks (
+            .clk, .rst_n, .take(tx_bank_mode && tb_take), .take_bank(fline[0]), .ready(tb_ready),
+            .rd(rd_take && rd_txb), .rd_idx(TIW'(rd_t)), .rd_q(tb_q),
+            .wr(wr_take && tx_bank_mode && wr_t >= 0), .wr_idx(TIW'(wr_t)), .wr_data(wrreq_data), .wr_be(wrreq_be),
+            .s_re(tb_sre), .s_idx(tb_sidx), .s_q(tb_sq),
+            .lci_ok(!rdrsp_valid && !bk_rv && !ulreq_valid && !(rd_take && (rd_bank || rd_txb))),
+            .lci_valid(tb_lci_valid), .lci_idx(tb_lci_idx), .lci_take(tb_lci_go),
+            .lcia(lclrsp_valid && lr_t >= 0), .lcia_idx(TIW'(lr_t)),
+            .ul_valid(tb_ul_valid), .ul_idx(tb_ul_idx), .ul_take(tb_ul_go), .busy(tb_busy), .waits(tb_waits));
+    end else begin : g_no_tx_banks
+        assign tb_ready = 1'b0;     assign tb_lci_valid = 1'b0; assign tb_ul_valid = 1'b0;
+        assign tb_busy = 1'b0;      assign tb_waits = 1'b1;     assign tb_lci_idx = '0;
+        assign tb_ul_idx = '0;      assign tb_q = '0;           assign tb_sq = '0;
+        /* verilator lint_off UNUSEDSIGNAL */
+        wire unused_tb = tb_take ^ tb_lci_go ^ tb_ul_go ^ tb_sre ^ |tb_sidx ^ |wr_t ^ |lr_t;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+
     logic inv_busy;
     always_comb begin
         inv_busy = 1'b0;
@@ -602,7 +682,7 @@ module coh_engine #(
             if (inv[3*c +: 3] != I_IDLE) inv_busy = 1'b1;
     end
     assign busy = m_st != M_IDLE || |hold || |need_lci || |lci_out || |need_ul || inv_busy || rdrsp_valid || wrrsp_valid ||
-                  lclreq_valid || ulreq_valid || bk_rv || bk_busy;
+                  lclreq_valid || ulreq_valid || bk_rv || bk_busy || tb_busy || p_st != P_IDLE;
 
     // Idle-cycle skipping (simulation only: lib/rtl/coh_rtl.cpp reads these
     // through speed.vlt, nic_eci_top through only_waits / wait_edges; the
@@ -610,7 +690,7 @@ module coh_engine #(
     // changes nothing but the timers of held reads (+1 each): the engine
     // only waits for an LCIA (of a control line or of a data line it takes
     // back), the CPU's next read or a device message (a bank delivery that
-    // would start is not quiet). quiet_for: edges until a held read's TIMEOUT
+    // would start is not quiet); a whole request may wait for its bank. quiet_for: edges until a held read's TIMEOUT
     // passes (its not-ready answer), all ones if none can time out; a
     // simulator may leave out quiet_for - 1 edges and advance those timers
     // (and the cycle counter) by the edges it left out.
@@ -619,10 +699,10 @@ module coh_engine #(
     always_comb begin
         quiet = !cnt_result && !cnt_not_ready && !rdrsp_valid && !wrrsp_valid && !lclreq_valid &&
                 !ulreq_valid && m_st == M_IDLE && b_st != B_EXAM && !ans_go && lci_pick < 0 && need_ul == '0 &&
-                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start);
+                !bk_rv && bk_waits && !(BANK_LINES > 0 && bk_start) && tb_waits && (p_st == P_IDLE || p_wait);
         for (int c = 0; c < NCPU; c++)
             if (!(inv[3*c +: 3] == I_IDLE || inv[3*c +: 3] == I_FETCH ||
-                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0)))
+                  (inv[3*c +: 3] == I_READY && dly[32*c +: 32] == 32'd0) || (c == 0 && p_wait)))
                 quiet = 1'b0;
         quiet_for = '1;
         for (int c = 0; c < NCH; c++)
@@ -662,6 +742,8 @@ module coh_engine #(
             cnt_result   <= 1'b0;
             cnt_not_ready <= 1'b0;
             bk_rv        <= 1'b0;
+            p_st         <= P_IDLE;
+            piped        <= '0;
         end else begin
             cnt_result    <= 1'b0;
             cnt_not_ready <= 1'b0;
@@ -706,7 +788,7 @@ module coh_engine #(
                 end
             // consumed words the function unit does not serve: answered at once
             for (int c = 0; c < NCPU; c++)
-                if (inv[3*c +: 3] == I_TAKEN && !q_req[c] && !q_mc[c]) begin
+                if (inv[3*c +: 3] == I_TAKEN && !q_req[c] && !q_mc[c] && !q_pipe[c]) begin
                     logic [63:0] w;
                     w = qw[64*c +: 64];
                     inv[3*c +: 3] <= I_READY;
@@ -725,6 +807,31 @@ module coh_engine #(
                         end
                     end
                 end
+
+            // a whole request (channel 0): its bank taken back, then streamed
+            for (int c = 0; c < NCPU; c++)
+                if (inv[3*c +: 3] == I_TAKEN) piped[c] <= q_pipe[c];
+            if (inv[2:0] == I_TAKEN && q_pipe[0]) begin
+                inv[2:0] <= I_PIPE;
+                p_st     <= P_WAIT;
+                p_len    <= w_len(q0);
+                p_k      <= '0;
+                p_rows   <= 8'((w_len(q0) + 16'd127) >> 7);
+                p_nl     <= w_len(q0) > 16'd120 ? 8'((w_len(q0) - 16'd120 + 16'd127) >> 7) : 8'd0;
+                p_bank   <= fline[0];
+                p_up     <= qp[959:0];
+            end
+            case (p_st)
+                P_WAIT: if (tb_ready) p_st <= P_RD;   // every byte the CPU stored is in the bank
+                P_RD:   p_st <= P_ROW;                // bank line p_k read
+                P_ROW:
+                    if (p_take) begin
+                        p_up <= tb_sq[1023:64];
+                        p_k  <= p_k + 8'd1;
+                        p_st <= p_last ? P_IDLE : P_RD;
+                    end
+                default: ;
+            endcase
 
             // function unit hand-over and results
             if (f_in_valid && f_in_ready)
@@ -746,7 +853,10 @@ module coh_engine #(
                         n = 16'(clen[7*c +: 7]);
                         if (cfg_op == OP_BLOOM) n = clen[7*c +: 7] == 7'd0 ? 16'd0 : 16'(f_out_nbytes);
                         if (EXT_FN) n = 16'(f_out_nbytes);
-                        res[c]              <= {f_out_data[959:0], mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
+                        // a whole request's response comes whole too (chunk 0x7ff)
+                        res[c]              <= {f_out_data[959:0], piped[c] ?
+                                                mk_word(K_RSP, 1'b1, 11'h7ff, n, cseq[32*c +: 32]) :
+                                                mk_ctrl(K_RSP, n, cseq[32*c +: 32])};
                         akind[2*c +: 2]     <= A_RES;
                         dly[32*c +: 32]     <= cfg_delay;
                         inv[3*c +: 3]       <= I_READY;
@@ -946,8 +1056,9 @@ module coh_engine #(
             if (rd_take) begin
                 logic immediate, fetch;
                 logic [1023:0] line;
-                immediate = !rd_bank;   // a data line: answered from its bank next cycle
-                if (rd_bank) begin
+                immediate = !rd_bank && !rd_txb;   // a data line: answered from its bank next cycle
+                if (rd_bank || rd_txb) begin
+                    bk_rtx   <= rd_txb;
                     bk_rv    <= 1'b1;
                     bk_rid   <= rdreq_id;
                     bk_rexcl <= rdreq_excl;
@@ -1006,7 +1117,7 @@ module coh_engine #(
                 bk_rv       <= 1'b0;
                 rdrsp_valid <= 1'b1;
                 rdrsp_id    <= bk_rid;
-                rdrsp_data  <= bk_q;
+                rdrsp_data  <= bk_rtx ? tb_q : bk_q;
                 rdrsp_excl  <= cfg_excl || bk_rexcl;
             end
 
@@ -1040,6 +1151,10 @@ module coh_engine #(
                 lclreq_valid <= 1'b1;
                 lclreq_addr  <= bank_addr(bk_lci_idx);
                 lclreq_inv   <= 1'b1;
+            end else if (tb_lci_go) begin   // a lent line of a request's bank taken back
+                lclreq_valid <= 1'b1;
+                lclreq_addr  <= tx_bank_addr(tb_lci_idx);
+                lclreq_inv   <= 1'b1;
             end
             if (lclrsp_valid && lr_l >= 0) begin
                 for (int l = 0; l < NL; l++)
@@ -1061,6 +1176,9 @@ module coh_engine #(
             end else if (bk_ul_go) begin
                 ulreq_valid <= 1'b1;
                 ulreq_addr  <= bank_addr(bk_ul_idx);
+            end else if (tb_ul_go) begin
+                ulreq_valid <= 1'b1;
+                ulreq_addr  <= tx_bank_addr(tb_ul_idx);
             end
         end
     end

@@ -90,7 +90,7 @@ module coh_top #(
     localparam logic [$clog2(32'(coh_dev_pkg::CPU_CHANNELS)):0] XTAG0 = '0;
     /* verilator lint_off PINCONNECTEMPTY */   // the chunk index and the external function unit: unused here
     coh_engine #(.AW(AW), .ID_W(ID_W)) u_eng (
-        .clk, .rst_n, .cfg_excl, .cfg_op, .cfg_timeout, .cfg_delay, .bank_mode(1'b0), .cnt_result, .cnt_not_ready,
+        .clk, .rst_n, .cfg_excl, .cfg_op, .cfg_timeout, .cfg_delay, .bank_mode(1'b0), .tx_bank_mode(1'b0), .cnt_result, .cnt_not_ready,
         .rdreq_valid, .rdreq_ready, .rdreq_id, .rdreq_addr, .rdreq_excl,
         .rdrsp_valid, .rdrsp_ready, .rdrsp_id, .rdrsp_data, .rdrsp_excl,
         .wrreq_valid, .wrreq_ready, .wrreq_id, .wrreq_addr, .wrreq_data, .wrreq_be,

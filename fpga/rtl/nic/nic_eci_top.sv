@@ -16,10 +16,13 @@
 //            high FEAT_RX_BANKS | BANK_LINES << FEAT_LINES_SHIFT, and RX
 //            messages go whole (chunk 0x7ff) with their rest in the answered
 //            line's data bank (coh_engine's bank_mode); low: 0, and messages
-//            go line by line, as before the data banks. rx_banks is a mode
-//            pin, held from reset on (the Enzian adapter ties it high; the
-//            simulation harness sets it per run: a driver that does not read
-//            FEATURES only works with it low)
+//            go line by line, as before the data banks. With tx_banks high
+//            also FEAT_TX_BANKS: a TX request may come whole (chunk 0x7ff,
+//            the frame's bytes 120.. in the request line's bank, coh_engine's
+//            tx_bank_mode); line-by-line requests stay valid. Both are mode
+//            pins, held from reset on (the Enzian adapter ties them high;
+//            the simulation harness sets them per run: a driver that does
+//            not read FEATURES only works with them low)
 //
 // The engine's channels sit at its own offsets (CPU channels 0..3, device
 // channel 4, coh_dev.toml); this module translates the NIC's window to them
@@ -36,6 +39,7 @@ module nic_eci_top #(
     input  logic            clk,
     input  logic            rst_n,
     input  logic            rx_banks,   // RX messages with data banks (FEATURES says so)
+    input  logic            tx_banks,   // TX requests may come whole with data banks (FEATURES says so)
     input  logic            rdreq_valid,
     output logic            rdreq_ready,
     input  logic [ID_W-1:0] rdreq_id,
@@ -88,8 +92,10 @@ module nic_eci_top #(
                                  E_TX = '0,                                      // its CPU channel 0
                                  E_NONE = '1;                                    // lines of no channel
     localparam logic [AW-1:0] CYC = AW'(nic_eci_pkg::CYCLES_OFF), FEAT = AW'(nic_eci_pkg::FEATURES_OFF);
-    wire [63:0] features = rx_banks ? 64'(nic_eci_pkg::FEAT_RX_BANKS) |
-                                      64'(nic_eci_pkg::BANK_LINES) << nic_eci_pkg::FEAT_LINES_SHIFT : 64'd0;
+    wire [63:0] features = (rx_banks ? 64'(nic_eci_pkg::FEAT_RX_BANKS) : 64'd0) |
+                           (tx_banks ? 64'(nic_eci_pkg::FEAT_TX_BANKS) : 64'd0) |
+                           (rx_banks || tx_banks ? 64'(nic_eci_pkg::BANK_LINES) << nic_eci_pkg::FEAT_LINES_SHIFT :
+                                                   64'd0);
 
     // NIC window offset -> engine offset, and back
     function automatic logic [AW-1:0] to_eng(input logic [AW-1:0] a);
@@ -145,9 +151,10 @@ module nic_eci_top #(
     logic [AW-1:0]   e_lclreq_addr, e_ulreq_addr;
     logic            eng_busy, rx_busy, tx_busy, eng_waits, rx_quiet;
     /* verilator lint_off PINCONNECTEMPTY */   // counters: the NIC has no control block
-    coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1), .BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
+    coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1), .BANK_LINES(32'(nic_eci_pkg::BANK_LINES)),
+                 .TX_BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
         .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
-        .cfg_delay(32'd0), .bank_mode(rx_banks), .cnt_result(), .cnt_not_ready(),
+        .cfg_delay(32'd0), .bank_mode(rx_banks), .tx_bank_mode(tx_banks), .cnt_result(), .cnt_not_ready(),
         .rdreq_valid(rdreq_valid && !is_cyc), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
         .rdreq_excl,
         .rdrsp_valid(e_rdrsp_valid), .rdrsp_ready(rdrsp_ready && !cyc_v), .rdrsp_id(e_rdrsp_id),
