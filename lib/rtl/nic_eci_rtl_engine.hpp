@@ -40,7 +40,7 @@ public:
 		std::uint64_t seed = 1;
 		/** The image's rx_banks pin (nic_eci_ports::options): FEATURES says
 		 *  RX banks and the driver uses them (the Enzian build ties it on).
-		 *  Off: every message line by line ("rtl:nic_eci_lines"). */
+		 *  Off in "rtl:nic_eci_lines", where every message goes line by line. */
 		bool rx_banks = true;
 		/** Leave out the edges in which the image only waits (nic_eci_ports
 		 *  options::skip_quiet): the clock still ticks at every edge of a
@@ -48,9 +48,9 @@ public:
 		 *  value or time changes; only the evaluation is saved. */
 		bool skip_idle = true;
 		/** The image's tx_banks pin (nic_eci_ports::options): TX requests
-		 *  may come whole with data banks, FEATURES says FEAT_TX_BANKS.
-		 *  Off by default until the model is calibrated against it. */
-		bool tx_banks = false;
+		 *  may come whole with data banks, FEATURES says FEAT_TX_BANKS (the
+		 *  Enzian build ties it on). Off in "rtl:nic_eci_lines". */
+		bool tx_banks = true;
 	};
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the
 	 *  simulated CPU has 128-byte lines, the window fits the device-homed

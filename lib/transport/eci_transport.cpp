@@ -110,8 +110,8 @@ private:
 /** An ECI NIC as the device side from the first use of the system on, its
  *  window fpga/regmap/nic_eci.toml: "sim:nic_eci" (Nic = the model,
  *  sim::nic::eci_nic_model), "rtl:nic_eci" and "rtl:nic_eci_lines" (the
- *  Verilated image, rtl::nic_eci_rtl_engine, with its RX banks pin high or
- *  low). @p make builds the Nic on the system. */
+ *  Verilated image, rtl::nic_eci_rtl_engine, with its RX and TX banks pins
+ *  high or low). @p make builds the Nic on the system. */
 template <class Nic> class eci_nic_port final : public eci_sim_port {
 public:
 	using maker = std::unique_ptr<Nic> (*)(sim::eci::system &);
@@ -280,7 +280,7 @@ std::shared_ptr<transport> open_eci_nic_rtl_lines(device_info info)
 		std::move(info), std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(
 					 std::move(spec), "rtl", [](sim::eci::system &sys) {
 						 rtl::nic_eci_rtl_engine::options o;
-						 o.rx_banks = false;
+						 o.rx_banks = o.tx_banks = false;
 						 return std::make_unique<rtl::nic_eci_rtl_engine>(sys, o);
 					 }));
 }

@@ -16,8 +16,8 @@ std::shared_ptr<transport> open_eci_nic_model(device_info info);
 std::shared_ptr<transport> open_eci_rtl(device_info info);
 /** "rtl:nic_eci": the modelled Enzian, its device side the Verilated ECI NIC image. */
 std::shared_ptr<transport> open_eci_nic_rtl(device_info info);
-/** "rtl:nic_eci_lines": the same image with its RX banks pin low: every
- *  message line by line (FEATURES 0), as the images before the data banks. */
+/** "rtl:nic_eci_lines": the same image with its RX and TX banks pins low:
+ *  every message line by line (FEATURES 0), as the images before the data banks. */
 std::shared_ptr<transport> open_eci_nic_rtl_lines(device_info info);
 #endif
 

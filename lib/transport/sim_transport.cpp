@@ -78,7 +78,7 @@ const std::vector<sim_device_entry> &sim_devices()
 		v.push_back({"nic_eci", "ECI NIC, the paper's Fig. 8(c) (Verilated RTL, fpga/rtl/nic/nic_eci_top.sv: coherent "
 					"engine, RX/TX bridges, MAC loopback stand-in) behind the modelled Enzian",
 			     0, 0, nullptr, true, open_eci_nic_rtl});
-		v.push_back({"nic_eci_lines", "the same ECI NIC image with its RX banks pin low: every frame line by line "
+		v.push_back({"nic_eci_lines", "the same ECI NIC image with its banks pins low: every frame line by line "
 					      "(FEATURES 0), as the images before the data banks",
 			     0, 0, nullptr, true, open_eci_nic_rtl_lines});
 #endif

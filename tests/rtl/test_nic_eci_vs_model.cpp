@@ -140,12 +140,29 @@ template <class O> std::vector<trip> run_frames(O &o, const std::vector<std::vec
 	return out;
 }
 
+/** Frame @p i's latencies on the model against the RTL's. Tolerance: 24 ns
+ *  (6 cycles: the RTL's one-line TX request is about 5 cycles cheaper than
+ *  the model's per-exchange average, and the hand-overs to the clock edge
+ *  vary) plus 0.5% (the per-exchange cycles are averages over 80
+ *  exchanges). The first frame after the driver opened the NIC with TX
+ *  banks: within 15% (both take back the TX banks' lines, all lent after the
+ *  reset, at the first signals; the model before it answers the driver's
+ *  SYNC, the RTL after, in the background, so the first frame's request
+ *  meets a different part of that take-back: nic.md, "TX data banks in the
+ *  RTL"). */
+void check_times(std::size_t i, const trip &model, const trip &rtl, bool tx_banks)
+{
+	const auto tol = [&](std::int64_t r) { return i == 0 && tx_banks ? r * 15 / 100 : 24 + r / 200; };
+	CHECK(std::abs(model.tx_ns - rtl.tx_ns) <= tol(rtl.tx_ns));
+	CHECK(std::abs(model.rx_ns - rtl.rx_ns) <= tol(rtl.rx_ns));
+}
+
 } // namespace
 
 TEST_CASE("nic_eci model against RTL: the same frames, byte-exact on both, latency within 24 ns + 0.5%", "[nic_eci]")
 {
-	// rtl:nic_eci: RX data banks (the model's bank pipeline fitted to it);
-	// rtl:nic_eci_lines: the pin low, every frame line by line.
+	// rtl:nic_eci: RX and TX data banks (the model's RX bank pipeline
+	// fitted to it); rtl:nic_eci_lines: the pins low, every frame line by line.
 	const std::string image = GENERATE(as<std::string>{}, "rtl:nic_eci", "rtl:nic_eci_lines");
 	INFO(image);
 	std::mt19937_64 rng(17);
@@ -156,8 +173,9 @@ TEST_CASE("nic_eci model against RTL: the same frames, byte-exact on both, laten
 	opened r(image);
 	opened m(model_as(r.nic.features()), "sim:nic_eci"); // the same protocol as the image: banks or not
 	REQUIRE(m.nic.features() == r.nic.features());
-	REQUIRE(r.nic.features() == (image == "rtl:nic_eci" ? pioc::regs::nic_eci::FEAT_RX_BANKS |
-					     std::uint64_t(pioc::regs::nic_eci::BANK_LINES) << pioc::regs::nic_eci::FEAT_LINES_SHIFT
+	namespace N = pioc::regs::nic_eci;
+	REQUIRE(r.nic.features() == (image == "rtl:nic_eci" ? N::FEAT_RX_BANKS | N::FEAT_TX_BANKS |
+								      std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT
 							    : 0));
 	const auto rtl = run_frames(r, frames);
 	const auto model = run_frames(m, frames);
@@ -166,13 +184,7 @@ TEST_CASE("nic_eci model against RTL: the same frames, byte-exact on both, laten
 			      << rtl[i].tx_ns << " ns, RX model " << model[i].rx_ns << " rtl " << rtl[i].rx_ns << " ns");
 		REQUIRE(model[i].got == frames[i]);
 		REQUIRE(rtl[i].got == frames[i]);
-		// Tolerance: 24 ns (6 cycles: the RTL's one-line TX request is about
-		// 5 cycles cheaper than the model's per-exchange average, and the
-		// hand-overs to the clock edge vary) plus 0.5% (the per-exchange
-		// cycles are averages over 80 exchanges).
-		const auto tol = [](std::int64_t r) { return 24 + r / 200; };
-		CHECK(std::abs(model[i].tx_ns - rtl[i].tx_ns) <= tol(rtl[i].tx_ns));
-		CHECK(std::abs(model[i].rx_ns - rtl[i].rx_ns) <= tol(rtl[i].rx_ns));
+		check_times(i, model[i], rtl[i], (r.nic.features() & N::FEAT_TX_BANKS) != 0);
 	}
 }
 
@@ -183,12 +195,13 @@ TEST_CASE("rtl:nic_eci harness: FEATURES and the data lines through the ECI mode
 		INFO("rx_banks " << banks);
 		pioc::sim::eci::system sys;
 		pioc::rtl::nic_eci_rtl_engine::options o;
-		o.rx_banks = banks;
+		o.rx_banks = o.tx_banks = banks;
 		pioc::rtl::nic_eci_rtl_engine eng(sys, o);
 		const pioc::coherent::eci_sim_lines l(sys, 0);
 		l.evict(N::FEATURES.offset);
 		CHECK(l.load64(N::FEATURES.offset) ==
-		      (banks ? N::FEAT_RX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT : 0));
+		      (banks ? N::FEAT_RX_BANKS | N::FEAT_TX_BANKS | std::uint64_t(N::BANK_LINES) << N::FEAT_LINES_SHIFT
+			     : 0));
 		// a data line is answered at once (never held), as the CYCLES line beside the engine
 		const pioc::coherent::layout rx{N::RX_CHAN.offset, N::LINE_BYTES, N::BANK_LINES};
 		l.evict(N::CYCLES.offset);
@@ -222,7 +235,8 @@ struct rtl_with {
 
 } // namespace
 
-TEST_CASE("nic_eci model against RTL with TX banks: the same frames, byte-exact on both; the times reported",
+TEST_CASE("nic_eci model against RTL with TX banks, RX line by line or banked: byte-exact on both, latency "
+	  "within 24 ns + 0.5%",
 	  "[nic_eci]")
 {
 	namespace N = pioc::regs::nic_eci;
@@ -247,14 +261,17 @@ TEST_CASE("nic_eci model against RTL with TX banks: the same frames, byte-exact 
 			INFO("frame " << i << " of " << frames[i].size() << " bytes");
 			REQUIRE(model[i].got == frames[i]);
 			REQUIRE(rtl[i].got == frames[i]);
-			// The model is not calibrated against the banked TX yet: the
-			// disagreement is reported (nic.md, "TX data banks in the RTL"),
-			// the last frame of each size (each bank used before).
+			// The table in nic.md ("TX data banks in the RTL"): the last
+			// frame of each size (each bank used before).
 			if (i % 3 == 2)
 				WARN("SIMULATED rx_banks " << rx_banks << " tx_banks 1, " << frames[i].size()
 							   << " B: TX model " << model[i].tx_ns << " rtl " << rtl[i].tx_ns
 							   << " ns, RX model " << model[i].rx_ns << " rtl " << rtl[i].rx_ns << " ns");
+			INFO("TX model " << model[i].tx_ns << " rtl " << rtl[i].tx_ns << " ns, RX model " << model[i].rx_ns
+					 << " rtl " << rtl[i].rx_ns << " ns");
+			check_times(i, model[i], rtl[i], true);
 		}
 		CHECK(r.eng.ports().protocol_errors().empty());
 	}
 }
+

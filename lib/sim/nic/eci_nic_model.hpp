@@ -25,8 +25,9 @@
 // (eci_nic_model.cpp), a data line's read or write-back (3 cycles) and the
 // pipeline around a whole RX message into a bank (fill, take-back, answer),
 // fitted to the RTL with RX banks (tests/rtl/test_nic_eci_vs_model.cpp);
-// TX banks are not in the RTL yet, so their timing is the generic engine's
-// plus the data line's 3 cycles. Left out: any finite RX buffer (the message queue is
+// the TX banks charge the generic engine's take-back plus the data line's
+// 3 cycles, which agrees with the RTL's TX banks within the test's
+// tolerance without a constant of their own. Left out: any finite RX buffer (the message queue is
 // unbounded: the model never drops; the RTL holds the MAC when its 240 KiB
 // are full), the RTL's cheaper one-line TX request (about 5 cycles less
 // than a chunk), a cut-through start of the RX message before the frame's
