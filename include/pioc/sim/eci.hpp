@@ -163,6 +163,12 @@ public:
 	 *  load with it. Default no: any read may be a signal the engine
 	 *  answers in its own time. */
 	virtual bool plain_read(std::uint64_t /*addr*/) const { return false; }
+	/** The device's own pipeline in front of its engine, in ns: the home
+	 *  takes a CPU request for @p addr (locks the line, calls on_request)
+	 *  this long after the directory handled its message. Default none. A
+	 *  model states it here rather than scheduling its own event per
+	 *  request: the simulator's cost is its events. */
+	virtual double request_pipeline_ns(std::uint64_t /*addr*/) const { return 0; }
 };
 
 /** The whole modelled machine: one CPU core + L2, the link, the device. */

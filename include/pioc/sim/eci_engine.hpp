@@ -132,6 +132,7 @@ private:
 		double ready_at = 0;
 		std::uint32_t cur_seq = 0, next_chunk = 0;
 		std::vector<std::uint8_t> req, resp;
+		std::vector<std::uint8_t> resp_buf; // the handler's output, max_message bytes
 		std::size_t resp_sent = 0;
 		bool resp_pending = false;
 		bool bank_busy = false;   // taking lent lines of a bank back for an answer
@@ -139,6 +140,8 @@ private:
 		double back_at = -1;      // banked 5b: when the last lent line came back (-1: none taken)
 		std::vector<bool> lent;   // per data line (index 2 i + bank): granted to the CPU and
 		                          // not taken back since (device-homed only)
+		std::uint32_t lent_in[2] = {0, 0}; // lent lines per bank (set_lent keeps them): a bank
+		                          // with none is not scanned
 		std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox;
 		std::size_t out_sent = 0;
 		std::uint32_t out_seq = 0;
@@ -152,7 +155,10 @@ private:
 	bool cpu_word(coherent::ctrl w) const noexcept;
 	void reclaim(std::uint64_t addr, event_queue::callback done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);
-	std::vector<bool>::reference lent_bit(chan &c, std::uint64_t addr);
+	/** Marks data line @p addr of @p c lent or taken back. */
+	void set_lent(chan &c, std::uint64_t addr, bool on);
+	/** Every data line of @p c lent (@p on: after a reset) or none. */
+	static void set_all_lent(chan &c, bool on);
 	std::vector<std::uint64_t> lent_lines(const chan &c, unsigned bank, std::uint32_t upto) const;
 	bool bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto, void (proto_engine::*resume)(std::uint32_t));
 	void send_whole(std::uint32_t ch);

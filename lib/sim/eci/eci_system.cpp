@@ -274,7 +274,8 @@ void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
 		if (home_of(line) == home::device) {
 			msg m = upgrade ? msg::RC2D_S : exclusive ? msg::RLDX : msg::RLDD;
 			double t = send(true, m, line, false, now_);
-			schedule(dir_handle(line, t),
+			const double pipe = engine_ ? engine_->request_pipeline_ns(line) : 0;
+			schedule(dir_handle(line, t) + pipe,
 				 [this, line, exclusive, upgrade, done] { dir_request(line, exclusive, upgrade, done); });
 		} else {
 			home_cpu_request(line, exclusive, done);

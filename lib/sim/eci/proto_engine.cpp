@@ -51,7 +51,8 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 		// After a reset every data line counts as lent: the device cannot
 		// know what the CPU kept from before it (the RTL's rule, coh_banks.sv),
 		// so the first use of each bank takes all its lines back once.
-		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), dev);
+		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), false);
+		set_all_lent(ch_[i], dev);
 	}
 	sys_.attach(this);
 	if (!dev) { // start state: the device holds line A and both banks
@@ -102,7 +103,7 @@ void proto_engine::on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusiv
 		// A data line granted is lent: it must come back before the engine
 		// reads it for a request or writes it for an answer.
 		if (ours && x < 0)
-			lent_bit(ch_[ch], addr) = true;
+			set_lent(ch_[ch], addr, true);
 		++st_.grants;
 		ctx.answer(addr, x < 0 ? cfg_.answer_exclusive : true);
 		return;
@@ -138,7 +139,7 @@ void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 			// Back before the unlock: a read waiting behind the LCI is granted
 			// at the unlock and must leave the line lent again.
 			if (locate(addr, ch, x) && x < 0)
-				lent_bit(ch_[ch], addr) = false;
+				set_lent(ch_[ch], addr, false);
 			ctx_.unlock(addr);
 			done();
 		});
@@ -149,9 +150,22 @@ void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 	}
 }
 
-std::vector<bool>::reference proto_engine::lent_bit(chan &c, std::uint64_t addr)
+void proto_engine::set_lent(chan &c, std::uint64_t addr, bool on)
 {
-	return c.lent[(addr - c.lay.base) / c.lay.line - 2];
+	const std::size_t i = (addr - c.lay.base) / c.lay.line - 2;
+	if (c.lent[i] == on)
+		return;
+	c.lent[i] = on;
+	if (on)
+		++c.lent_in[i % 2];
+	else
+		--c.lent_in[i % 2];
+}
+
+void proto_engine::set_all_lent(chan &c, bool on)
+{
+	c.lent.assign(c.lent.size(), on);
+	c.lent_in[0] = c.lent_in[1] = on ? static_cast<std::uint32_t>(c.lent.size() / 2) : 0;
 }
 
 // The data lines of @p bank (of the first @p upto) the CPU may hold: lent
@@ -160,6 +174,8 @@ std::vector<std::uint64_t> proto_engine::lent_lines(const chan &c, unsigned bank
 {
 	const bool dev = coherent::device_homed(cfg_.v);
 	std::vector<std::uint64_t> v;
+	if (dev && c.lent_in[bank] == 0) // nothing of the bank at the CPU: no scan
+		return v;
 	for (std::uint32_t i = 0; i < upto; ++i) {
 		const std::uint64_t a = c.lay.data_off(bank, i);
 		if (dev ? c.lent[2 * std::size_t(i) + bank] : sys_.device_state(a) == line_state::I)
@@ -445,8 +461,12 @@ void proto_engine::pulled(std::uint32_t ch, unsigned x)
 			return;
 		}
 		++st_.requests;
-		c.resp.resize(coherent::max_message);
-		c.resp.resize(cfg_.handler(c.req.data(), c.req.size(), c.resp.data(), c.resp.size()));
+		// The handler writes into a buffer of the largest response (kept
+		// between requests: not zeroed again; only the bytes it returns count).
+		c.resp_buf.resize(coherent::max_message);
+		const std::size_t n = std::min(cfg_.handler(c.req.data(), c.req.size(), c.resp_buf.data(), c.resp_buf.size()),
+					       c.resp_buf.size());
+		c.resp.assign(c.resp_buf.begin(), c.resp_buf.begin() + static_cast<std::ptrdiff_t>(n));
 		c.resp_sent = 0;
 		c.busy = true;
 		c.resp_pending = pipelined; // reuse as "answer pipelined"
@@ -593,7 +613,7 @@ void proto_engine::restart()
 		c.resp.clear();
 		c.out_sent = 0;
 		c.fill_done = c.back_at = -1;
-		c.lent.assign(c.lent.size(), coherent::device_homed(cfg_.v)); // as at power-on
+		set_all_lent(c, coherent::device_homed(cfg_.v)); // as at power-on
 		if (held >= 0) // the directory still holds that load: handle it afresh
 			ctx_.at(ctx_.now(), [this, i, held] { signal(i, static_cast<unsigned>(held)); });
 	}

@@ -126,9 +126,14 @@ void eci_nic_model::on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool ex
 		ctx.answer(addr, false);
 		return;
 	}
-	// The engine sees the read after its pipeline (its victims as well, in
-	// the same order).
-	ctx.at(ctx.now() + pipeline_ns(addr), [this, &ctx, addr, exclusive] { route(addr).on_request(ctx, addr, exclusive); });
+	// The home handed the read over after the module's pipeline
+	// (request_pipeline_ns; its victims go the same way, below).
+	route(addr).on_request(ctx, addr, exclusive);
+}
+
+double eci_nic_model::request_pipeline_ns(std::uint64_t addr) const
+{
+	return addr == map::CYCLES.offset || addr == map::FEATURES.offset ? 0 : pipeline_ns(addr);
 }
 
 double eci_nic_model::pipeline_ns(std::uint64_t addr) const
