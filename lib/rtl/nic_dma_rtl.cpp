@@ -155,6 +155,17 @@ public:
 		finish_rx_frame();
 		return t_ns + c.ns_of(took);
 	}
+	// A CPU asleep (an interrupt wait) steps through the image's busy
+	// stretches 100 ns at a time, as the XDMA model does for user
+	// interrupt lines: a frame on its way from H2C through the MAC to the
+	// C2H stream is no event of the XDMA model's until it reaches C2H, and
+	// without this the sleeping CPU jumped to its deadline and the C2H
+	// completion (and its MSI-X) came after it. Idle: no event of its own.
+	bool has_event_clock() const noexcept override { return true; }
+	std::uint64_t next_event_ns() const noexcept override
+	{
+		return c.s.m->idle && h2c.empty() ? UINT64_MAX : c.now_ns() + 100;
+	}
 	void advance(std::uint64_t t_ns) override
 	{
 		std::uint64_t to = t_ns;
