@@ -247,13 +247,21 @@ std::shared_ptr<transport> open_eci_model(device_info info)
 	return std::make_shared<eci_transport>(std::move(info), std::make_unique<eci_model_port>(std::move(spec)));
 }
 
-std::shared_ptr<transport> open_eci_nic_model(device_info info)
+/** An ECI NIC device: @p make builds its device side (model or image) on the system. */
+template <class Nic>
+std::shared_ptr<transport> open_eci_nic(device_info info, std::string_view kind,
+					typename eci_nic_port<Nic>::maker make)
 {
 	auto spec = info.spec;
 	return std::make_shared<eci_transport>(std::move(info),
-					       std::make_unique<eci_nic_port<sim::nic::eci_nic_model>>(
-						       std::move(spec), "model",
-						       [](sim::eci::system &sys) { return std::make_unique<sim::nic::eci_nic_model>(sys); }));
+					       std::make_unique<eci_nic_port<Nic>>(std::move(spec), kind, make));
+}
+
+std::shared_ptr<transport> open_eci_nic_model(device_info info)
+{
+	return open_eci_nic<sim::nic::eci_nic_model>(std::move(info), "model", [](sim::eci::system &sys) {
+		return std::make_unique<sim::nic::eci_nic_model>(sys);
+	});
 }
 
 #ifdef PIOC_HAVE_RTL
@@ -265,24 +273,18 @@ std::shared_ptr<transport> open_eci_rtl(device_info info)
 
 std::shared_ptr<transport> open_eci_nic_rtl(device_info info)
 {
-	auto spec = info.spec;
-	return std::make_shared<eci_transport>(
-		std::move(info), std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(
-					 std::move(spec), "rtl", [](sim::eci::system &sys) {
-						 return std::make_unique<rtl::nic_eci_rtl_engine>(sys);
-					 }));
+	return open_eci_nic<rtl::nic_eci_rtl_engine>(std::move(info), "rtl", [](sim::eci::system &sys) {
+		return std::make_unique<rtl::nic_eci_rtl_engine>(sys);
+	});
 }
 
 std::shared_ptr<transport> open_eci_nic_rtl_lines(device_info info)
 {
-	auto spec = info.spec;
-	return std::make_shared<eci_transport>(
-		std::move(info), std::make_unique<eci_nic_port<rtl::nic_eci_rtl_engine>>(
-					 std::move(spec), "rtl", [](sim::eci::system &sys) {
-						 rtl::nic_eci_rtl_engine::options o;
-						 o.rx_banks = o.tx_banks = false;
-						 return std::make_unique<rtl::nic_eci_rtl_engine>(sys, o);
-					 }));
+	return open_eci_nic<rtl::nic_eci_rtl_engine>(std::move(info), "rtl", [](sim::eci::system &sys) {
+		rtl::nic_eci_rtl_engine::options o;
+		o.rx_banks = o.tx_banks = false;
+		return std::make_unique<rtl::nic_eci_rtl_engine>(sys, o);
+	});
 }
 #endif
 

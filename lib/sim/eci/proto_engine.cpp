@@ -51,7 +51,7 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 		// After a reset every data line counts as lent: the device cannot
 		// know what the CPU kept from before it (the RTL's rule, coh_banks.sv),
 		// so the first use of each bank takes all its lines back once.
-		ch_[i].lent.assign(2 * std::size_t(cfg_.data_lines), false);
+		ch_[i].lent.resize(2 * std::size_t(cfg_.data_lines));
 		set_all_lent(ch_[i], dev);
 	}
 	sys_.attach(this);
@@ -196,13 +196,13 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 		return true;
 	if (cfg_.fault_no_take_back)
 		return false;
-	const auto lines = lent_lines(c, bank, upto);
+	auto lines = lent_lines(c, bank, upto);
 	if (lines.empty())
 		return false;
 	c.bank_busy = true;
 	st_.data_taken_back += lines.size();
 	auto left = std::make_shared<std::size_t>(lines.size());
-	auto take = [this, ch, lines, left, resume] {
+	auto take = [this, ch, lines = std::move(lines), left, resume] {
 		for (std::uint64_t a : lines)
 			reclaim(a, [this, ch, left, resume] {
 				if (--*left)
@@ -216,7 +216,7 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	// started (cfg_.bank_lci_ns); a line lent again meanwhile is found at
 	// the next check.
 	if (c.fill_done >= 0 && cfg_.bank_lci_ns > 0 && c.back_at < 0)
-		ctx_.at(ctx_.now() + cfg_.bank_lci_ns, take);
+		ctx_.at(ctx_.now() + cfg_.bank_lci_ns, std::move(take));
 	else
 		take();
 	return true;
