@@ -23,6 +23,7 @@
 #include <pioc/sim/line_bytes.hpp>
 #include <pioc/sim/line_table.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <deque>
@@ -101,6 +102,9 @@ struct counters {
 	std::uint64_t round_trips = 0;     ///< request/answer pairs that crossed the link twice
 	std::uint64_t cpu_hits = 0, cpu_misses = 0, dram_accesses = 0;
 	std::uint64_t silent_evictions = 0, machine_checks = 0;
+	/** Events the model ran: what a simulation costs (its speed is about
+	 *  events per simulated line, Documentation/benchmarking.md). */
+	std::uint64_t events = 0;
 
 	std::uint64_t operator[](msg m) const noexcept { return by_msg[static_cast<std::size_t>(m)]; }
 	/** Messages that crossed the link (both virtual channels, both directions). */
@@ -364,7 +368,12 @@ private:
 	 *  its way home) the device-side copy; with @p device_side_only only
 	 *  the latter. nullptr if neither is known. */
 	const std::uint8_t *readable_now(std::uint64_t line, bool device_side_only) const;
-	void schedule(double t, event_queue::callback f);
+	/** Runs @p f at @p t (now, if @p t has passed). */
+	template <class F>
+	void schedule(double t, F &&f)
+	{
+		events_.push(std::max(t, now_), std::forward<F>(f));
+	}
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns
 	 *  when the directory has handled it (queueing behind its slice's
@@ -377,7 +386,11 @@ private:
 	void home_cpu_request(std::uint64_t line, bool exclusive, bool *done);
 	/** What a forward's answer carries on: dirty, and the CPU's data (empty: it held no copy). */
 	using forward_done = inline_function<void(bool, line_bytes)>;
-	void cpu_forward(std::uint64_t line, msg m, forward_done after);
+	/** A forward (LCI's FEVX_EH or SINV_H, a CPU-homed line's RLDX) that
+	 *  reaches the CPU's L2 at @p arrive (not before now): the L2 answers
+	 *  cpu_fwd_ns later, unless its TAD serves misses in order and holds
+	 *  it behind one (tad_in_order, decided when it arrives). */
+	void cpu_forward(double arrive, std::uint64_t line, msg m, forward_done after);
 	void touch_lru(std::uint64_t line);
 	void maybe_capacity_evict(std::uint64_t keep)
 	{

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -35,11 +36,14 @@ public:
 	/** Move-only, 56 bytes inline: the models' events do not allocate. */
 	using callback = inline_function<void()>;
 
-	/** Schedules @p f at simulated time @p t. */
-	void push(double t, callback f)
+	/** Schedules @p f (a callback, or a callable to build one from) at
+	 *  simulated time @p t. A callable is built in its slot: it is not
+	 *  moved on its way in. */
+	template <class F>
+	void push(double t, F &&f)
 	{
 		next_ = std::min(next_, t);
-		key e{t, seq_++, store(std::move(f))};
+		key e{t, seq_++, store(std::forward<F>(f))};
 		// Its sequence number is the largest yet: no earlier in time than
 		// the run's last entry, it is later in the order than all of it.
 		if (run_.empty() || t >= run_.back().t) {
@@ -101,16 +105,26 @@ private:
 	/** The earliest event heads the run (not the heap); not empty. */
 	bool run_first() const noexcept { return heap_.empty() || (!run_.empty() && later(heap_.front(), run_.front())); }
 
-	/** A free slot of the slab (one left by an earlier event, else a new one). */
-	std::uint32_t store(callback f)
+	/** @p f in a free slot of the slab (one left by an earlier event, else
+	 *  a new one). A free slot holds an empty callback (moved from). */
+	template <class F>
+	std::uint32_t store(F &&f)
 	{
 		if (free_.empty()) {
-			slab_.push_back(std::move(f));
+			slab_.emplace_back(std::forward<F>(f));
 			return static_cast<std::uint32_t>(slab_.size() - 1);
 		}
 		const std::uint32_t s = free_.back();
 		free_.pop_back();
-		slab_[s] = std::move(f);
+		callback *slot = &slab_[s];
+		std::destroy_at(slot);
+		try {
+			std::construct_at(slot, std::forward<F>(f));
+		} catch (...) { // a large callable's block could not be had
+			std::construct_at(slot);
+			free_.push_back(s);
+			throw;
+		}
 		return s;
 	}
 

@@ -44,6 +44,7 @@ counters counters::operator-(const counters &o) const noexcept
 	r.dram_accesses = dram_accesses - o.dram_accesses;
 	r.silent_evictions = silent_evictions - o.silent_evictions;
 	r.machine_checks = machine_checks - o.machine_checks;
+	r.events = events - o.events;
 	return r;
 }
 
@@ -109,8 +110,6 @@ system::line_bytes &system::home_mem(std::uint64_t line)
 }
 
 std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(addr)).data(); }
-
-void system::schedule(double t, event_queue::callback f) { events_.push(std::max(t, now_), std::move(f)); }
 
 double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
 {
@@ -244,6 +243,7 @@ void system::run_until(const bool &done, std::uint64_t line, const char *what)
 		double t;
 		auto f = events_.pop(t);
 		now_ = std::max(now_, t);
+		++stats_.events;
 		f();
 	}
 }
@@ -255,6 +255,7 @@ void system::cpu_spend(double ns)
 		double t;
 		auto f = events_.pop(t);
 		now_ = std::max(now_, t);
+		++stats_.events;
 		f();
 	}
 	now_ = std::max(now_, target);
@@ -334,16 +335,27 @@ void system::home_cpu_request(std::uint64_t line, bool exclusive, bool *done)
 	});
 }
 
-void system::cpu_forward(std::uint64_t line, msg m, forward_done after)
+void system::cpu_forward(double arrive, std::uint64_t line, msg m, forward_done after)
 {
-	auto t = tad_of(line);
-	if (cfg_.tad_in_order && tad_busy_[t] > 0) { // held behind this TAD's miss
-		tad_fwd_wait_[t].push_back([this, line, m, after = std::move(after)]() mutable {
-			cpu_forward(line, m, std::move(after));
-		});
-		return;
+	if (cfg_.tad_in_order) { // whether its TAD holds it is known only when it arrives
+		if (arrive > now_) {
+			schedule(arrive, [this, line, m, after = std::move(after)]() mutable {
+				cpu_forward(now_, line, m, std::move(after));
+			});
+			return;
+		}
+		auto t = tad_of(line);
+		if (tad_busy_[t] > 0) { // held behind this TAD's miss
+			tad_fwd_wait_[t].push_back([this, line, m, after = std::move(after)]() mutable {
+				cpu_forward(now_, line, m, std::move(after));
+			});
+			return;
+		}
 	}
-	schedule(now_ + cfg_.cpu_fwd_ns, [this, line, after = std::move(after)] {
+	// An L2 that takes every forward at once: the answer is one event,
+	// cpu_fwd_ns after the arrival (not an event for the arrival too: a
+	// take-back of a bank's 75 lines is 75 events fewer).
+	schedule(arrive + cfg_.cpu_fwd_ns, [this, line, after = std::move(after)] {
 		bool dirty = false;
 		line_bytes data;
 		cline *cp = cached(line);
@@ -632,11 +644,11 @@ void engine_ctx::answer(std::uint64_t addr, bool exclusive)
 	d.cpu = excl ? line_state::E : line_state::S;
 	d.locked = false;
 	auto snapshot = s.home_mem(line);
-	s.schedule(t, [&s, line, excl, upgrade, done, snapshot = std::move(snapshot)] {
+	s.schedule(t, [&s, line, excl, upgrade, done, snapshot = std::move(snapshot)]() mutable {
 		++s.stats_.round_trips;
 		auto &c = *s.cline_slot(line);
 		if (!upgrade)
-			c.data = snapshot;
+			c.data = std::move(snapshot);
 		c.st = excl ? line_state::E : line_state::S;
 		c.pending = false;
 		*done = true;
@@ -685,21 +697,19 @@ void engine_ctx::clean_invalidate(std::uint64_t addr, event_queue::callback done
 	}
 	msg m = dp->cpu == line_state::S ? msg::SINV_H : msg::FEVX_EH;
 	double t = s.send(false, m, line, false, s.dir_handle(line, s.now_));
-	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
-		s.cpu_forward(line, msg::FEVX_EH,
-			      [&s, line, done = std::move(done)](bool dirty, system::line_bytes data) mutable {
-				      double t2 = s.send(true, dirty ? msg::VICD : msg::VICC, line, dirty, s.now_);
-				      s.schedule(s.dir_handle(line, t2), [&s, line, dirty, data = std::move(data),
-									  done = std::move(done)] {
-					      ++s.stats_.round_trips;
-					      if (dirty)
-						      s.home_mem(line) = data;
-					      s.dir_slot(line)->cpu = line_state::I;
-					      s.count_local(msg::LCIA, line);
-					      done();
-				      });
+	s.cpu_forward(t, line, msg::FEVX_EH,
+		      [&s, line, done = std::move(done)](bool dirty, system::line_bytes data) mutable {
+			      double t2 = s.send(true, dirty ? msg::VICD : msg::VICC, line, dirty, s.now_);
+			      s.schedule(s.dir_handle(line, t2), [&s, line, dirty, data = std::move(data),
+								  done = std::move(done)]() mutable {
+				      ++s.stats_.round_trips;
+				      if (dirty)
+					      s.home_mem(line) = std::move(data);
+				      s.dir_slot(line)->cpu = line_state::I;
+				      s.count_local(msg::LCIA, line);
+				      done();
 			      });
-	});
+		      });
 }
 
 void engine_ctx::acquire_cpu_line(std::uint64_t addr, event_queue::callback done)
@@ -710,26 +720,24 @@ void engine_ctx::acquire_cpu_line(std::uint64_t addr, event_queue::callback done
 		throw error(errc::invalid_argument,
 			    fmt::format("sim:eci: acquire of device-homed line {:#x} (use the directory)", line));
 	double t = s.send(false, msg::RLDX, line, false, s.dir_handle(line, s.now_));
-	s.schedule(t, [&s, line, done = std::move(done)]() mutable {
-		s.cpu_forward(line, msg::FEVX_EH,
-			      [&s, line, done = std::move(done)](bool, system::line_bytes data) mutable {
-				      double extra = 0;
-				      if (data.empty()) { // not in the L2: the home reads DRAM
-					      ++s.stats_.dram_accesses;
-					      data = s.home_mem(line);
-					      extra = s.cfg_.dram_ns;
-				      }
-				      double t2 = s.send(true, msg::PEMD, line, true, s.now_ + extra);
-				      s.schedule(s.dir_handle(line, t2),
-						 [&s, line, data = std::move(data), done = std::move(done)] {
-							 ++s.stats_.round_trips;
-							 auto &d = *s.dir_slot(line);
-							 d.dev = line_state::E;
-							 d.devdata = data;
-							 done();
-						 });
-			      });
-	});
+	s.cpu_forward(t, line, msg::FEVX_EH,
+		      [&s, line, done = std::move(done)](bool, system::line_bytes data) mutable {
+			      double extra = 0;
+			      if (data.empty()) { // not in the L2: the home reads DRAM
+				      ++s.stats_.dram_accesses;
+				      data = s.home_mem(line);
+				      extra = s.cfg_.dram_ns;
+			      }
+			      double t2 = s.send(true, msg::PEMD, line, true, s.now_ + extra);
+			      s.schedule(s.dir_handle(line, t2),
+					 [&s, line, data = std::move(data), done = std::move(done)]() mutable {
+						 ++s.stats_.round_trips;
+						 auto &d = *s.dir_slot(line);
+						 d.dev = line_state::E;
+						 d.devdata = std::move(data);
+						 done();
+					 });
+		      });
 	auto &dp = s.dir_slot(line);
 	if (!dp)
 		dp = std::make_unique<system::dir_entry>();

@@ -83,3 +83,52 @@ TEST_CASE("directory configuration is checked")
 	c.dir_occupancy_ns = -1;
 	CHECK_THROWS_AS(sim::eci::system(c), pioc::error);
 }
+
+// What a simulation costs is its events. Taking a line back from the CPU
+// (LCI) is two: the L2's answer to the forward, cpu_fwd_ns after the
+// forward arrives, and the LCIA at the home. A bank's take-back is 75 of
+// them per 9600-byte frame on sim:nic_eci; an event for the forward's
+// arrival as well made the model slower than real time
+// (Documentation/benchmarking.md, session 11). The data and the times must
+// not change: the CPU's dirty bytes reach the home, the LCIA comes when the
+// links and the directory say.
+TEST_CASE("an LCI of a line the CPU holds dirty costs two events and brings its bytes home")
+{
+	for (bool in_order : {false, true}) {
+		CAPTURE(in_order);
+		sim::eci::config c;
+		c.tad_in_order = in_order;
+		sim::eci::system sys(c);
+		const std::uint64_t a = 0x1000; // device-homed, no engine: plain memory
+		const std::uint64_t v = 0x1122334455667788;
+		sys.cpu_store(a, &v, sizeof v);
+		sys.cpu_barrier(barrier::kind::full);
+		sys.cpu_spend(1000);
+		REQUIRE(sys.cpu_state(a) == sim::eci::line_state::M);
+
+		sim::eci::engine_ctx ctx(sys);
+		const auto before = sys.stats();
+		const double t0 = sys.now();
+		double back = -1;
+		ctx.clean_invalidate(a, [&] { back = sys.now(); });
+		sys.cpu_spend(10000);
+		const auto d = sys.stats() - before;
+		REQUIRE(back > 0);
+		CHECK(d[sim::eci::msg::FEVX_EH] == 1);
+		CHECK(d[sim::eci::msg::VICD] == 1);
+		CHECK(d[sim::eci::msg::LCIA] == 1);
+		// The home's slice (dir_msg_ns), the link out (16 bytes), the L2
+		// (cpu_fwd_ns), the link back with the data, the home's slice again.
+		const double bytes_per_ns = c.link_gib_s * 1.073741824;
+		const double ser = 16.0 / bytes_per_ns, ser_data = (c.line_size + 16.0) / bytes_per_ns;
+		CHECK(back - t0 == Approx(c.dir_msg_ns + ser + c.link_ns + c.cpu_fwd_ns + ser_data + c.link_ns +
+					  c.dir_msg_ns));
+		CHECK(sys.cpu_state(a) == sim::eci::line_state::I);
+		std::uint64_t home = 0;
+		std::memcpy(&home, ctx.data(a), sizeof home);
+		CHECK(home == v);
+		// An L2 that holds forwards behind its TAD's misses (tad_in_order)
+		// decides when the forward arrives: one event more.
+		CHECK(d.events == (in_order ? 3u : 2u));
+	}
+}
