@@ -189,7 +189,7 @@ public:
 	home home_of(std::uint64_t addr) const noexcept { return addr < cfg_.device_bytes ? home::device : home::cpu; }
 	std::uint32_t tad_of(std::uint64_t addr) const noexcept
 	{
-		return static_cast<std::uint32_t>((addr >> line_shift_) % cfg_.tads);
+		return slice_of(addr >> line_shift_, cfg_.tads);
 	}
 
 	void attach(device_engine *e) noexcept { engine_ = e; }
@@ -398,7 +398,10 @@ private:
 			capacity_evict(keep);
 	}
 	void capacity_evict(std::uint64_t keep);
-	void tad_acquire(std::uint64_t line, event_queue::callback go);
+	/** Runs @p go when the TAD of @p line has room for one more miss (at
+	 *  once if it has: no callback is built then). */
+	template <class F>
+	void tad_acquire(std::uint64_t line, F &&go);
 	void tad_release(std::uint64_t line);
 	line_bytes &home_mem(std::uint64_t line);
 
@@ -408,6 +411,15 @@ private:
 	double now_ = 0;
 	event_queue events_;
 	unsigned line_shift_ = 0; // log2(line_size)
+	// A message's time on the link, without (control) and with a line of
+	// data: the same quotients send() computed per message.
+	double ser_ctrl_ns_ = 0, ser_data_ns_ = 0;
+	/** @p index among @p n TADs or directory slices: a mask for the usual
+	 *  powers of two (an integer division per message otherwise). */
+	static std::uint32_t slice_of(std::uint64_t index, std::uint32_t n) noexcept
+	{
+		return static_cast<std::uint32_t>((n & (n - 1)) == 0 ? index & (n - 1) : index % n);
+	}
 	line_table<std::unique_ptr<cline>> cpu_cache_;
 	std::vector<std::uint64_t> cline_lines_; // lines with an L2 entry, in the order made
 	line_table<std::unique_ptr<dir_entry>> dir_;

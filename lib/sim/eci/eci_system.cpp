@@ -80,6 +80,8 @@ system::system(config c) : cfg_(c), ctx_(*this)
 		throw error(errc::invalid_argument, "sim:eci: need at least one directory slice and occupancy >= 0");
 	while ((1u << line_shift_) < cfg_.line_size)
 		++line_shift_;
+	ser_ctrl_ns_ = 16.0 / (cfg_.link_gib_s * 1.073741824);
+	ser_data_ns_ = (cfg_.line_size + 16.0) / (cfg_.link_gib_s * 1.073741824);
 	dir_free_.assign(cfg_.dir_slices, 0);
 	tad_busy_.assign(cfg_.tads, 0);
 	tad_wait_.resize(cfg_.tads);
@@ -114,8 +116,7 @@ std::uint8_t *system::home_data(std::uint64_t addr) { return home_mem(line_of(ad
 double system::send(bool to_device, msg m, std::uint64_t line, bool data, double t)
 {
 	int d = to_device ? 0 : 1;
-	double bytes = data ? cfg_.line_size + 16.0 : 16.0;
-	double ser = bytes / (cfg_.link_gib_s * 1.073741824);
+	double ser = data ? ser_data_ns_ : ser_ctrl_ns_;
 	double depart = std::max(t, link_free_[d]);
 	link_free_[d] = depart + ser;
 	++stats_.by_msg[static_cast<std::size_t>(m)];
@@ -131,7 +132,7 @@ double system::send(bool to_device, msg m, std::uint64_t line, bool data, double
 // message at a time); a slight overestimate under heavy overlap.
 double system::dir_handle(std::uint64_t line, double arrive)
 {
-	double &free = dir_free_[(line >> line_shift_) % cfg_.dir_slices];
+	double &free = dir_free_[slice_of(line >> line_shift_, cfg_.dir_slices)];
 	double start = std::max(arrive, free);
 	free = start + cfg_.dir_occupancy_ns;
 	return start + cfg_.dir_msg_ns;
@@ -144,7 +145,8 @@ void system::count_local(msg m, std::uint64_t line)
 		log_.push_back(fmt::format("t={:.0f}ns DEV local {} {:#x}", now_, to_string(m), line));
 }
 
-void system::tad_acquire(std::uint64_t line, event_queue::callback go)
+template <class F>
+void system::tad_acquire(std::uint64_t line, F &&go)
 {
 	auto t = tad_of(line);
 	std::uint32_t cap = cfg_.tad_in_order ? 1 : cfg_.tad_tx;
@@ -152,7 +154,7 @@ void system::tad_acquire(std::uint64_t line, event_queue::callback go)
 		++tad_busy_[t];
 		go();
 	} else {
-		tad_wait_[t].push_back([this, t, go = std::move(go)] {
+		tad_wait_[t].push_back([this, t, go = std::forward<F>(go)] {
 			++tad_busy_[t];
 			go();
 		});

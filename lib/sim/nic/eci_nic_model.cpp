@@ -166,9 +166,14 @@ std::size_t eci_nic_model::transmit(const std::uint8_t *frame, std::size_t n, st
 	if (!r.delivered) {
 		stamp |= map::TX_DROPPED;
 	} else {
-		std::vector<std::uint8_t> m(map::RX_HDR + n);
-		std::memcpy(m.data(), &r.rx_stamp, sizeof r.rx_stamp);
-		std::memcpy(m.data() + map::RX_HDR, frame, n);
+		// The MAC's stamp, then the frame (not zeroed first: a 9600-byte
+		// memset per frame was 1.5% of a sim:nic_eci run).
+		static_assert(map::RX_HDR == sizeof r.rx_stamp);
+		std::vector<std::uint8_t> m;
+		m.reserve(map::RX_HDR + n);
+		const auto *stamp_bytes = reinterpret_cast<const std::uint8_t *>(&r.rx_stamp);
+		m.insert(m.end(), stamp_bytes, stamp_bytes + sizeof r.rx_stamp);
+		m.insert(m.end(), frame, frame + n);
 		rx_->post(0, std::move(m), ns_at(r.rx_stamp + 1 + rx_offer_cycles));
 	}
 	// The answer leaves the cycle after the last beat reached the MAC.
