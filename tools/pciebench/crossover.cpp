@@ -8,6 +8,7 @@
 
 #include <pioc/bench/histogram.hpp>
 #include <pioc/bench/report.hpp>
+#include <pioc/bench/sim_speed.hpp>
 #include <pioc/device.hpp>
 #include <pioc/pio.hpp>
 #include <pioc/pio_call.hpp>
@@ -100,6 +101,13 @@ int run_crossover(const crossover_opts &opts)
 	rep.extra["completion"] = std::string(xdma::to_string(mode));
 	rep.extra["pio_device"] = pdev.spec();
 
+	// The simulators' speed (issue 13): the DMA device's clock and, when
+	// the PIO image is another device, its clock too (the two series run
+	// one after the other, so their simulated times add up).
+	const bool two = !opts.pio_device.empty();
+	const auto meter = bench::speed_meter::start(dev);
+	const auto pmeter = two ? bench::speed_meter::start(pdev) : std::nullopt;
+
 	region bar0 = pdev.map(xdma::pio_image_bar(pdev), *o.mem);
 	pio::invoker inv(bar0);
 	pio::invoke_state &st = inv.state();
@@ -155,6 +163,15 @@ int run_crossover(const crossover_opts &opts)
 		xs.push_back(double(s));
 		pio_y.push_back(double(hp.percentile(50)));
 		dma_y.push_back(double(hd.percentile(50)));
+	}
+	if (meter) {
+		rep.speed = meter->stop(dev);
+		if (pmeter) {
+			const auto ps = pmeter->stop(pdev);
+			rep.speed->passed.sim_ns += ps.passed.sim_ns;
+			rep.speed->passed.cycles += ps.passed.cycles;
+			rep.speed->passed.evaluated_cycles += ps.passed.evaluated_cycles;
+		}
 	}
 	const fit fp = least_squares(xs, pio_y), fd = least_squares(xs, dma_y);
 	auto fj = [](const fit &f) {
