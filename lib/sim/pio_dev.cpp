@@ -83,7 +83,7 @@ void pio_dev::start_invoke(std::uint64_t doorbell, std::uint64_t t_ns)
 		// 8 x 64-bit hashes per 128-byte element (zero-padded; definition in
 		// pioc/bloom_hash.hpp), timed as the RTL (fpga/rtl/pio) takes them.
 		const auto n = static_cast<std::uint32_t>((len + bloom::element_bytes - 1) / bloom::element_bytes);
-		bloom::hash_buffer(req_.data(), len, resp_.data());
+		bloom::hash_buffer_best(req_.data(), len, resp_.data());
 		len_ = static_cast<std::uint32_t>(bloom::result_len(len));
 		cycles = timing_.fixed_cycles + timing_.bloom_first_cycles + timing_.bloom_per_element_cycles * (n - 1) +
 			 delay_cycles_;
