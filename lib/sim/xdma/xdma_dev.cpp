@@ -123,11 +123,6 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 	return bar == cfg_.config_bar ? config_bar_size : 0;
 }
 
-void xdma_dev::schedule(double t, std::function<void()> fn)
-{
-	q_.push(t, std::move(fn));
-}
-
 void xdma_dev::clear_events()
 {
 	q_.clear();
