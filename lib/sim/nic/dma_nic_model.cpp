@@ -117,7 +117,7 @@ double dma_nic_user::h2c_stream(unsigned, const std::uint8_t *data, std::size_t 
 		std::max(cycle_from(last_ns), tx_free_cycle_ + mac_timing::beats(tx_pkt_.size()) - 1);
 	tx_free_cycle_ = last_cycle + 1;
 	frame_out(std::move(tx_pkt_), last_cycle);
-	tx_pkt_.clear();
+	tx_pkt_ = x_->stream_buffer();
 	tx_bad_ = false;
 	return ns_at(last_cycle);
 }
@@ -128,13 +128,16 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 	if (tx_bad_) {
 		++malformed_;
 		push_stamp_at(ns_at(last_cycle), false, stamp_word(seq, last_cycle, true));
+		x_->recycle(std::move(bytes));
 		return;
 	}
 	using t = dma_nic_timing;
 	const mac_result m = mac_.transmit(last_cycle + t::tx_stage, bytes.size());
 	push_stamp_at(ns_at(m.tx_stamp + t::stamp_push), false, stamp_word(seq, m.tx_stamp, !m.delivered));
-	if (!m.delivered)
+	if (!m.delivered) {
+		x_->recycle(std::move(bytes));
 		return;
+	}
 	rx_coming_.push_back({std::move(bytes), m});
 	x_->schedule_user(ns_at(m.rx_first), [this] { rx_arrive(); });
 }
@@ -150,6 +153,7 @@ void dma_nic_user::rx_arrive()
 	rx_coming_.pop_front();
 	if (!rx_room()) {
 		++rx_drops_;
+		x_->recycle(std::move(f.bytes));
 		return;
 	}
 	rx_held_.push_back(f.bytes.size());

@@ -130,6 +130,13 @@ public:
 	 *  the stream at p.last_ns). The engine takes it as descriptors allow;
 	 *  until then it waits on the stream. */
 	void c2h_stream_push(unsigned ch, stream_packet p);
+	/** An empty buffer for a stream packet's bytes, with the capacity of
+	 *  one given back by recycle() (the engines give back each packet they
+	 *  wrote whole): no allocation per packet, for the user logic that
+	 *  builds them. */
+	std::vector<std::uint8_t> stream_buffer();
+	/** Keeps @p b's storage for stream_buffer(). */
+	void recycle(std::vector<std::uint8_t> &&b);
 	/** Packets offered to C2H channel @p ch and not yet written whole. */
 	std::size_t c2h_stream_waiting(unsigned ch) const;
 	/** Bytes of those packets not yet written. */
@@ -291,6 +298,8 @@ private:
 	std::uint32_t credit_mode_ = 0;   ///< SGDMA common 0x20
 	stream_sink *sink_ = nullptr;     ///< H2C stream data; nullptr: loopback
 	std::uint64_t malformed_ = 0;
+	std::vector<std::vector<std::uint8_t>> spare_bytes_; ///< recycle()'s buffers for stream_buffer()
+	static constexpr std::size_t max_spare_buffers = 512; ///< a full ring's packets (stream rings: 2..512)
 };
 
 /** The XDMA design with default configuration. */
