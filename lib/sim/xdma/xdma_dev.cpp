@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 namespace pioc::xdma {
@@ -126,28 +127,28 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 void xdma_dev::clear_events()
 {
 	q_.clear();
-	host_writes_.clear();
-	free_writes_.clear();
+	writes_.clear();
+	next_write_ = std::numeric_limits<double>::infinity();
 }
 
 void xdma_dev::post_host_write(double t, const host_write &w)
 {
-	std::uint32_t slot;
-	if (free_writes_.empty()) {
-		slot = std::uint32_t(host_writes_.size());
-		host_writes_.push_back(w);
-	} else {
-		slot = free_writes_.back();
-		free_writes_.pop_back();
-		host_writes_[slot] = w;
-	}
-	schedule(t, [this, slot] { land_host_write(slot); });
+	// Mostly in order: a write-back and a result record of two engines
+	// may come the other way round.
+	auto at = writes_.end();
+	while (at != writes_.begin() && std::prev(at)->t > t)
+		--at;
+	writes_.insert(at, {t, w});
+	next_write_ = writes_.front().t;
 }
 
-void xdma_dev::land_host_write(std::uint32_t slot)
+void xdma_dev::land_host_write()
 {
-	const host_write w = host_writes_[slot];
-	free_writes_.push_back(slot);
+	const timed_write tw = writes_.front();
+	writes_.pop_front();
+	next_write_ = writes_.empty() ? std::numeric_limits<double>::infinity() : writes_.front().t;
+	now_ = std::max(now_, tw.t);
+	const host_write &w = tw.w;
 	if (!host_memory::instance().write(w.bus, w.data.data(), w.len))
 		log().warn("{} {}{}: {} to bus address {:#x} hit no host memory (UR)", cfg_.label, w.c2h ? "C2H" : "H2C",
 			   w.ch, w.what, w.bus);
@@ -158,7 +159,7 @@ void xdma_dev::advance(std::uint64_t t_ns)
 	// Called on every simulated poll of host memory: nothing due is the
 	// common case, the event loop out of line.
 	const double t = double(t_ns);
-	if (q_.due(t)) [[unlikely]]
+	if (q_.due(t) || next_write_ <= t) [[unlikely]]
 		run_events(t);
 	now_ = std::max(now_, t);
 	if (user_advances_)
@@ -167,11 +168,18 @@ void xdma_dev::advance(std::uint64_t t_ns)
 
 void xdma_dev::run_events(double t)
 {
-	while (q_.due(t)) {
-		double te;
-		auto fn = q_.pop(te);
-		now_ = std::max(now_, te);
-		fn();
+	for (;;) {
+		const bool event = q_.due(t);
+		if (next_write_ <= t && (!event || next_write_ <= q_.next_time())) {
+			land_host_write();
+		} else if (event) {
+			double te;
+			auto fn = q_.pop(te);
+			now_ = std::max(now_, te);
+			fn();
+		} else {
+			return;
+		}
 	}
 }
 
@@ -184,9 +192,10 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 	const std::uint64_t user = user_->has_event_clock() ? user_->next_event_ns()
 				   : irq_user_			 ? std::uint64_t(now_) + 100
 								 : std::numeric_limits<std::uint64_t>::max();
-	if (q_.empty())
+	const double next = std::min(q_.empty() ? std::numeric_limits<double>::infinity() : q_.next_time(), next_write_);
+	if (next == std::numeric_limits<double>::infinity())
 		return user;
-	return std::min(user, std::uint64_t(q_.next_time() + 0.999));
+	return std::min(user, std::uint64_t(next + 0.999));
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)

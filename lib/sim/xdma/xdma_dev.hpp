@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <string>
@@ -229,9 +230,13 @@ private:
 	void complete(std::uint64_t key);
 	void fetch_block(engine &e);
 	/** A posted write of the engines to host memory (a poll-mode
-	 *  write-back, a C2H result record) on its way. Its event carries the
-	 *  slot number only, so the callback fits std::function's inline
-	 *  storage: no allocation per write. */
+	 *  write-back, a C2H result record) on its way. Not an event: the
+	 *  writes wait in landing order beside the events and run_events()
+	 *  lands each before any event of a later time (at an equal time,
+	 *  first); nothing of the model reads the words they write, so only
+	 *  their order among themselves and against the CPU's view counts,
+	 *  and the CPU sees host memory only between advance() calls. Two
+	 *  events fewer per frame of a DMA NIC. */
 	struct host_write {
 		std::uint64_t bus = 0;
 		std::array<std::uint8_t, 32> data{};
@@ -240,10 +245,12 @@ private:
 		std::uint8_t ch = 0;
 		const char *what = ""; ///< for the warning if it hits no host memory
 	};
-	/** @p w lands in host memory at @p t. */
+	/** @p w lands in host memory at @p t (after every write posted
+	 *  before it that lands no later). */
 	void post_host_write(double t, const host_write &w);
-	void land_host_write(std::uint32_t slot);
-	/** Drops every pending event (and the host writes they carry). */
+	/** The first write of writes_ lands. */
+	void land_host_write();
+	/** Drops every pending event and host write. */
 	void clear_events();
 	void process(engine &e, const fetched &f);
 	/** The descriptor's completion at @p done (completed count, write-back
@@ -293,8 +300,12 @@ private:
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
 	std::vector<regs::xdma::descriptor> fetch_raw_; ///< fetch_block()'s descriptors as read
-	std::vector<host_write> host_writes_;      ///< slots of post_host_write(), in flight or free
-	std::vector<std::uint32_t> free_writes_;   ///< free slots of host_writes_
+	struct timed_write {
+		double t;
+		host_write w;
+	};
+	std::deque<timed_write> writes_; ///< post_host_write()'s writes on their way, by landing time
+	double next_write_ = std::numeric_limits<double>::infinity(); ///< writes_.front().t, or infinity
 	std::uint32_t credit_mode_ = 0;   ///< SGDMA common 0x20
 	stream_sink *sink_ = nullptr;     ///< H2C stream data; nullptr: loopback
 	std::uint64_t malformed_ = 0;
