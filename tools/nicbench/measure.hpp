@@ -71,12 +71,19 @@ struct frame_source {
 		       std::memcmp(got.data() + s, pool.data() + fr.off + s, fr.len - s) == 0;
 	}
 
+	/** @p n random bytes: splitmix64 from one draw of @p rng (a draw of
+	 *  the Mersenne twister per 8 bytes was 0.45 M instructions, a fifth
+	 *  of sim:nic_dma's open). */
 	static std::vector<std::byte> random_bytes(std::mt19937_64 &rng, std::size_t n)
 	{
 		std::vector<std::byte> b(n);
+		std::uint64_t x = rng();
 		for (std::size_t i = 0; i < n; i += 8) {
-			const std::uint64_t r = rng();
-			std::memcpy(b.data() + i, &r, std::min<std::size_t>(8, n - i));
+			std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			std::memcpy(b.data() + i, &z, std::min<std::size_t>(8, n - i));
 		}
 		return b;
 	}
