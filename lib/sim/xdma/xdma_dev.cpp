@@ -127,6 +127,8 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 void xdma_dev::clear_events()
 {
 	q_.clear();
+	for (auto &e : c2h_)
+		e.quiet_done.clear();
 	writes_.clear();
 	next_write_ = std::numeric_limits<double>::infinity();
 }
@@ -192,7 +194,16 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 	const std::uint64_t user = user_->has_event_clock() ? user_->next_event_ns()
 				   : irq_user_			 ? std::uint64_t(now_) + 100
 								 : std::numeric_limits<std::uint64_t>::max();
-	const double next = std::min(q_.empty() ? std::numeric_limits<double>::infinity() : q_.next_time(), next_write_);
+	double next = std::min(q_.empty() ? std::numeric_limits<double>::infinity() : q_.next_time(), next_write_);
+	// A quiet completion still to come is where a sleeping CPU stopped (and
+	// the RTL's look-ahead ended) when it was an event; the ones due by
+	// now_ have happened, counted or not.
+	for (const auto &e : c2h_)
+		for (const double d : e.quiet_done)
+			if (d > now_) {
+				next = std::min(next, d);
+				break;
+			}
 	if (next == std::numeric_limits<double>::infinity())
 		return user;
 	return std::min(user, std::uint64_t(next + 0.999));
@@ -296,7 +307,7 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 			update_irq(*e, t);
 			return s;
 		}
-		case r::ENG_COMPLETED: return e->completed;
+		case r::ENG_COMPLETED: count_completions(*e); return e->completed;
 		case r::ENG_ALIGN:
 			return (cfg_.addr_align << 16) | (cfg_.len_granularity << 8) | cfg_.addr_bits;
 		case r::ENG_WB_LO: return e->wb_lo;
@@ -532,7 +543,7 @@ void xdma_dev::start_run(engine &e, double t)
 {
 	if (e.busy)
 		return;
-	++e.gen;
+	next_generation(e);
 	e.busy = true;
 	e.parked = false; // a stream engine stopped while waiting waits no more
 	e.stale_busy_until = 0;
@@ -570,7 +581,7 @@ void xdma_dev::stop_run(engine &e, double t)
 	if (e.hard_stuck)
 		return; // ignores the stop: only a function reset recovers it
 	// The engine finishes nothing more of this run; pending events go stale.
-	++e.gen;
+	next_generation(e);
 	e.busy = false;
 	log_status(e, r::ST_IDLE_STOPPED, t);
 }
@@ -578,7 +589,7 @@ void xdma_dev::stop_run(engine &e, double t)
 void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 {
 	log().debug("{} {}{}: run failed, status bits {:#x}", cfg_.label, e.c2h ? "C2H" : "H2C", e.ch, bits);
-	++e.gen;
+	next_generation(e);
 	e.busy = false;
 	// The engine stops on every error; the status logs it only where the
 	// ie_* bits allow. No write-back is documented for a run that stops
@@ -591,7 +602,7 @@ void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 void xdma_dev::finish(engine &e, double t)
 {
 	e.busy = false;
-	++e.gen;
+	next_generation(e);
 	e.stale_busy_until = t + cfg_.stale_busy_ns;
 	write_back(e, t, false);
 	log_status(e, r::ST_DESC_STOPPED, t);
@@ -637,6 +648,7 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 	// PG195: poll-mode write-back needs ie_desc_completed as well as bit 26.
 	if (!(e.ctrl & r::CTRL_POLL_WB) || !(e.ctrl & r::IE_DESC_COMPLETED))
 		return;
+	count_completions(e);
 	host_write w;
 	w.bus = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
 	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
@@ -825,6 +837,10 @@ void xdma_dev::schedule_completion(engine &e, double done, std::uint32_t control
 	done = std::max(done, e.last_done);
 	e.last_done = done;
 	const bool stop = control & r::DESC_STOP, completed_flag = control & r::DESC_COMPLETED;
+	if (cfg_.stream && e.c2h && !stop && !completed_flag) {
+		e.quiet_done.push_back(done); // after every earlier one: done rises strictly (process_stream)
+		return;
+	}
 	const std::uint64_t key = run_key(e, e.gen, (stop ? key_stop : 0) | (completed_flag ? key_completed : 0));
 	schedule(done, [this, key] { complete(key); });
 }
@@ -835,6 +851,7 @@ void xdma_dev::complete(std::uint64_t key)
 	if (e.gen != key_gen(key))
 		return;
 	const bool stop = key & key_stop;
+	count_completions(e); // the quiet ones before this (earlier in time)
 	++e.completed;
 	if (key & key_completed) {
 		if (!stop)
@@ -843,6 +860,21 @@ void xdma_dev::complete(std::uint64_t key)
 	}
 	if (stop)
 		finish(e, now_);
+}
+
+void xdma_dev::count_completions(engine &e) noexcept
+{
+	while (!e.quiet_done.empty() && e.quiet_done.front() <= now_) {
+		++e.completed;
+		e.quiet_done.pop_front();
+	}
+}
+
+void xdma_dev::next_generation(engine &e) noexcept
+{
+	count_completions(e);
+	e.quiet_done.clear();
+	++e.gen;
 }
 
 void xdma_dev::schedule_step(engine &e, double t)
@@ -858,6 +890,7 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 	if (e.gen != gen || !e.busy)
 		return;
 	if (e.block_pos >= e.block.size()) {
+		count_completions(e);
 		if (e.next_bus == 0 && e.completed > 0)
 			return; // stopped: the STOP descriptor's completion ends the run
 		fetch_block(e);

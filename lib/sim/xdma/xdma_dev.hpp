@@ -180,6 +180,11 @@ private:
 		double last_done = 0;        ///< completion time of the last descriptor issued
 		bool parked = false;         ///< stream: waits for credits or C2H data
 		std::deque<stream_packet> stream_in; ///< C2H stream: packets offered, oldest first
+		/** C2H stream: completions of descriptors without control flags,
+		 *  by time (strictly rising: each ends after the one before). Not
+		 *  events: such a completion only counts, so the count takes the
+		 *  due ones whenever it is looked at (count_completions()). */
+		std::deque<double> quiet_done;
 		std::vector<std::uint8_t> loop_pkt;  ///< H2C loopback: the packet so far
 		bool loop_bad = false;               ///< ... has a partial beat inside it
 	};
@@ -228,6 +233,12 @@ private:
 	void schedule_step(engine &e, double t);
 	/** A descriptor of run key_gen(@p key) completes (key_* flags: its control bits). */
 	void complete(std::uint64_t key);
+	/** e.completed with the quiet completions due by now_ (every event
+	 *  due by then has run); before any look at it. */
+	void count_completions(engine &e) noexcept;
+	/** A new run generation: pending events go stale, quiet completions
+	 *  not yet due with them. */
+	void next_generation(engine &e) noexcept;
 	void fetch_block(engine &e);
 	/** A posted write of the engines to host memory (a poll-mode
 	 *  write-back, a C2H result record) on its way. Not an event: the

@@ -123,6 +123,7 @@ void xdma_dev::step_stream(engine &e, std::uint64_t gen)
 	if (e.gen != gen || !e.busy || e.parked)
 		return;
 	if (e.block_pos >= e.block.size()) {
+		count_completions(e);
 		if (e.next_bus == 0 && e.completed > 0)
 			return; // stopped: the STOP descriptor's completion ends the run
 		if (credit_mode(e)) {
