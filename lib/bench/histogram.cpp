@@ -21,8 +21,19 @@ histogram::histogram(unsigned sub_bits) : sub_bits_(sub_bits)
 	if (sub_bits < 1 || sub_bits > 16)
 		throw error(errc::invalid_argument,
 			    fmt::format("histogram: sub_bits {} must be 1..16 (relative error 2^-sub_bits)", sub_bits));
+	// Buckets up to the largest value recorded, not all 58 KiB of them
+	// (values up to 2^63 ns): a histogram's buckets were cleared and their
+	// pages faulted in for every one made (nicbench makes three per frame
+	// size), more CPU than a simulated run of a thousand small frames.
 	const std::size_t per = std::size_t(1) << sub_bits;
-	buckets_.assign(per + (64 - sub_bits) * per, 0);
+	buckets_.assign(4 * per, 0);
+}
+
+void histogram::grow(unsigned idx)
+{
+	const std::size_t per = std::size_t(1) << sub_bits_;
+	const std::size_t all = per + (64 - sub_bits_) * per;
+	buckets_.resize(std::min(all, std::max<std::size_t>(idx + 1, 2 * buckets_.size())), 0);
 }
 
 unsigned histogram::index(std::uint64_t v) const noexcept
@@ -49,7 +60,10 @@ std::uint64_t histogram::upper(unsigned idx) const noexcept
 
 void histogram::record(std::uint64_t v) noexcept
 {
-	++buckets_[index(v)];
+	const unsigned i = index(v);
+	if (i >= buckets_.size()) [[unlikely]]
+		grow(i);
+	++buckets_[i];
 	++count_;
 	sum_ += v;
 	min_ = std::min(min_, v);
@@ -61,7 +75,9 @@ void histogram::merge(const histogram &o)
 	if (o.sub_bits_ != sub_bits_)
 		throw error(errc::invalid_argument,
 			    fmt::format("histogram::merge: precision differs (sub_bits {} vs {})", sub_bits_, o.sub_bits_));
-	for (std::size_t i = 0; i < buckets_.size(); ++i)
+	if (o.buckets_.size() > buckets_.size())
+		grow(unsigned(o.buckets_.size() - 1));
+	for (std::size_t i = 0; i < o.buckets_.size(); ++i)
 		buckets_[i] += o.buckets_[i];
 	count_ += o.count_;
 	sum_ += o.sum_;

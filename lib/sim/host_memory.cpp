@@ -57,10 +57,26 @@ bool host_memory::insert(std::uint64_t bus, const range &r)
 void host_memory::remove(std::uint64_t bus) noexcept
 {
 	std::lock_guard lk(mu_);
+	recent_.fill(nullptr);
 	by_bus_.erase(bus);
 }
 
 const host_memory::entry *host_memory::find(std::uint64_t bus, std::size_t n) const noexcept
+{
+	// Strictly inside (off < size): one past a range's end may be the next
+	// range's first byte, which the tree finds.
+	for (const entry *e : recent_)
+		if (e && bus >= e->first && bus - e->first < e->second.size && n <= e->second.size - (bus - e->first))
+			return e;
+	const entry *e = find_in_tree(bus, n);
+	if (e) {
+		recent_[recent_next_] = e;
+		recent_next_ = (recent_next_ + 1) % recent_.size();
+	}
+	return e;
+}
+
+const host_memory::entry *host_memory::find_in_tree(std::uint64_t bus, std::size_t n) const noexcept
 {
 	auto it = by_bus_.upper_bound(bus);
 	if (it == by_bus_.begin())

@@ -65,6 +65,7 @@ pcie_link::pcie_link(std::unique_ptr<target> dev, link_timing t) : dev_(std::mov
 			    fmt::format("pcie_link: max_read_bytes {} must be a power of two", timing_.max_read_bytes));
 	timing_.wc_buffers = std::clamp(timing_.wc_buffers, 1u, unsigned(wc_.size()));
 	timing_.posted_credits = std::clamp(timing_.posted_credits, 1u, unsigned(credit_ring_.size()));
+	bytes_per_ns_ = timing_.bytes_per_ns();
 	dev_->attach_link(timing_);
 }
 
@@ -72,7 +73,7 @@ pcie_link::~pcie_link() = default;
 
 double pcie_link::wire_ns(unsigned payload, unsigned header) const noexcept
 {
-	return double(payload + header) / timing_.bytes_per_ns();
+	return double(payload + header) / bytes_per_ns_;
 }
 
 void pcie_link::emit_write(unsigned bar, std::uint64_t off, const void *src, unsigned len)
@@ -121,6 +122,7 @@ void pcie_link::flush_buf(wc_buf &b)
 	}
 	b.used = false;
 	b.mask = 0;
+	--wc_open_;
 }
 
 void pcie_link::flush_all_wc()
@@ -139,6 +141,8 @@ void pcie_link::flush_all_wc()
 
 void pcie_link::flush_wc_overlapping(unsigned bar, std::uint64_t off, unsigned len)
 {
+	if (wc_open_ == 0)
+		return; // every load of a UC mapping
 	const std::uint64_t mask = ~std::uint64_t(timing_.wc_line - 1);
 	for (unsigned i = 0; i < timing_.wc_buffers; ++i) {
 		wc_buf &b = wc_[i];
@@ -178,6 +182,7 @@ void pcie_link::cpu_store(unsigned bar, std::uint64_t off, const void *src, unsi
 				flush_buf(*b);
 			}
 			b->used = true;
+			++wc_open_;
 			b->bar = bar;
 			b->line = base;
 			b->mask = 0;

@@ -435,7 +435,10 @@ void channel::release_all()
 
 void channel::transfer(const dma_buffer &buf, std::uint64_t off, std::uint64_t len, std::uint64_t card)
 {
-	auto key = std::make_tuple(static_cast<const void *>(buf.cpu), off, len, card);
+	// By bus address, which the descriptors hold: a buffer allocated where
+	// a freed one was (the same CPU address, mmap reuses the hole) has
+	// another, and a request cached by CPU address sent its data to the old.
+	auto key = std::make_tuple(buf.bus, off, len, card);
 	auto it = cache_.find(key);
 	request *q;
 	if (it != cache_.end()) {

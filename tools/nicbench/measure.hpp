@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,10 +19,15 @@ namespace nicbench {
 
 /** Frames that differ from each other: the sequence number first, then a
  *  slice of random bytes drawn once, starting at a random offset (one draw
- *  and one copy per frame). Drawing every byte afresh (mt19937_64, eight
- *  bytes a draw) was two thirds of a sim:nic_dma run's CPU time at 9600 B
- *  (perf), counted in the simulator's speed; and in stream() it is inside
- *  the timed loop. A frame left over from another one in a buffer still
+ *  per frame). Drawing every byte afresh (mt19937_64, eight bytes a draw)
+ *  was two thirds of a sim:nic_dma run's CPU time at 9600 B (perf), counted
+ *  in the simulator's speed; and in stream() it is inside the timed loop.
+ *  A frame is not built in a buffer of its own either (an allocation and a
+ *  copy per frame, a fifth of the bytes a 9600-byte sim:nic_dma frame moved,
+ *  and 600 KiB of in-flight copies that pushed the rings out of the cache):
+ *  it is its slice of the pool with the sequence number over the slice's
+ *  first eight bytes while it is sent (send()), and it is checked against
+ *  the same (check()). A frame left over from another one in a buffer still
  *  differs in its sequence number and, almost always, its slice. */
 struct frame_source {
 	static constexpr std::size_t pool_bytes = std::size_t(1) << 16;
@@ -31,22 +35,55 @@ struct frame_source {
 	std::vector<std::byte> pool = random_bytes(rng, pool_bytes + pioc::nic::mtu);
 	std::uint64_t seq = 0;
 
-	/** A frame of @p len bytes (8 .. pioc::nic::mtu). */
-	std::vector<std::byte> next(std::size_t len)
+	/** One frame: its sequence number and its slice of the pool. */
+	struct frame {
+		std::uint64_t seq = 0;
+		std::size_t off = 0, len = 0;
+	};
+
+	/** The next frame, of @p len bytes (8 .. pioc::nic::mtu). */
+	frame next(std::size_t len)
 	{
 		const std::size_t off = std::size_t(rng() % pool_bytes);
-		std::vector<std::byte> f(pool.begin() + std::ptrdiff_t(off), pool.begin() + std::ptrdiff_t(off + len));
-		std::memcpy(f.data(), &seq, sizeof seq);
-		++seq;
-		return f;
+		return {seq++, off, len};
 	}
 
+	/** Calls @p f with frame @p fr's bytes (valid during the call only) and
+	 *  returns what it returns: nic.send(bytes) copies them. */
+	template <class F> decltype(auto) with_bytes(const frame &fr, F &&f)
+	{
+		std::byte *p = pool.data() + fr.off;
+		struct restore {
+			std::byte *p;
+			std::byte saved[sizeof(std::uint64_t)];
+			~restore() { std::memcpy(p, saved, sizeof saved); }
+		} r{p, {}};
+		std::memcpy(r.saved, p, sizeof r.saved);
+		std::memcpy(p, &fr.seq, sizeof fr.seq);
+		return f(std::span<const std::byte>(p, fr.len));
+	}
+
+	/** Whether @p got is frame @p fr, byte for byte. */
+	bool same(std::span<const std::byte> got, const frame &fr) const
+	{
+		constexpr std::size_t s = sizeof fr.seq;
+		return got.size() == fr.len && std::memcmp(got.data(), &fr.seq, s) == 0 &&
+		       std::memcmp(got.data() + s, pool.data() + fr.off + s, fr.len - s) == 0;
+	}
+
+	/** @p n random bytes: splitmix64 from one draw of @p rng (a draw of
+	 *  the Mersenne twister per 8 bytes was 0.45 M instructions, a fifth
+	 *  of sim:nic_dma's open). */
 	static std::vector<std::byte> random_bytes(std::mt19937_64 &rng, std::size_t n)
 	{
 		std::vector<std::byte> b(n);
+		std::uint64_t x = rng();
 		for (std::size_t i = 0; i < n; i += 8) {
-			const std::uint64_t r = rng();
-			std::memcpy(b.data() + i, &r, std::min<std::size_t>(8, n - i));
+			std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			std::memcpy(b.data() + i, &z, std::min<std::size_t>(8, n - i));
 		}
 		return b;
 	}
@@ -57,12 +94,13 @@ struct frame_source {
 	throw pioc::error(pioc::errc::device_error, "nicbench: frame " + std::to_string(i) + " " + what);
 }
 
-inline void check_same(std::uint64_t i, std::span<const std::byte> got, const std::vector<std::byte> &want)
+inline void check_same(std::uint64_t i, std::span<const std::byte> got, const frame_source &src,
+		       const frame_source::frame &want)
 {
-	if (got.size() != want.size())
+	if (got.size() != want.len)
 		mismatch(i, "came back with " + std::to_string(got.size()) + " bytes, sent " +
-				    std::to_string(want.size()));
-	if (std::memcmp(got.data(), want.data(), want.size()) != 0)
+				    std::to_string(want.len));
+	if (!src.same(got, want))
 		mismatch(i, "came back with different bytes (or out of order)");
 }
 
@@ -89,8 +127,10 @@ latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &
 	for (std::uint64_t i = 0; i < iterations; ++i) {
 		const auto f = src.next(len);
 		const std::uint64_t t_ready = nic.host_ns();
-		while (!nic.send(f)) {
-		}
+		src.with_bytes(f, [&](std::span<const std::byte> b) {
+			while (!nic.send(b)) {
+			}
+		});
 		std::size_t n = 0;
 		if constexpr (W == rx_wait::irq) {
 			if ((n = nic.wait_rx(buf, nic.host_ns() + irq_wait_limit_ns)) == 0)
@@ -104,7 +144,7 @@ latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &
 		pioc::nic::tx_info ti;
 		while (!nic.poll_tx(ti)) {
 		}
-		check_same(i, std::span(buf.data(), n), f);
+		check_same(i, std::span(buf.data(), n), src, f);
 		l.rx.record(std::uint64_t(std::max<std::int64_t>(0, std::int64_t(t_rx) - cm.to_host_ns(nic.last_rx().mac_cycle))));
 		l.tx.record(std::uint64_t(std::max<std::int64_t>(0, cm.to_host_ns(ti.mac_cycle) - std::int64_t(t_ready))));
 	}
@@ -127,6 +167,31 @@ inline std::uint64_t seq_of(std::span<const std::byte> f)
 	return s;
 }
 
+/** Frames sent and not yet back, oldest first: a ring of at most @p limit
+ *  (the RX ring's size), no allocation per frame. */
+class in_flight_frames {
+public:
+	explicit in_flight_frames(std::size_t limit) : ring_(limit) {}
+	bool empty() const noexcept { return n_ == 0; }
+	std::size_t size() const noexcept { return n_; }
+	const frame_source::frame &front() const noexcept { return ring_[head_]; }
+	void push_back(const frame_source::frame &f) noexcept
+	{
+		ring_[(head_ + n_) % ring_.size()] = f;
+		++n_;
+	}
+	/** Drops the @p k oldest (k <= size()). */
+	void pop_front(std::size_t k = 1) noexcept
+	{
+		head_ = (head_ + k) % ring_.size();
+		n_ -= k;
+	}
+
+private:
+	std::vector<frame_source::frame> ring_;
+	std::size_t head_ = 0, n_ = 0;
+};
+
 /** Frames back to back, as many in flight as the rings allow. A NIC may
  *  drop under overload (the PCIe NICs' RX side never backpressures the MAC:
  *  a frame that finds its FIFO or ring full is dropped and counted), so a
@@ -134,9 +199,9 @@ inline std::uint64_t seq_of(std::span<const std::byte> f)
  *  frame that arrives must be byte-exact, in order and sent exactly once. */
 template <pioc::nic::driver N> stream_result stream(N &nic, std::size_t len, std::uint64_t count, frame_source &src)
 {
-	std::deque<std::vector<std::byte>> in_flight;
-	std::vector<std::byte> buf(pioc::nic::mtu);
 	const std::uint64_t limit = nic.rings().rx; // never more than the RX ring holds
+	in_flight_frames in_flight(limit);
+	std::vector<std::byte> buf(pioc::nic::mtu);
 	std::uint64_t sent = 0;
 	stream_result r;
 	const std::uint64_t t0 = nic.host_ns();
@@ -151,9 +216,9 @@ template <pioc::nic::driver N> stream_result stream(N &nic, std::size_t len, std
 								       " never came back and nothing else arrives");
 		}
 		if (sent < count && in_flight.size() < limit) {
-			auto f = src.next(len);
-			if (nic.send(f)) {
-				in_flight.push_back(std::move(f));
+			const auto f = src.next(len);
+			if (src.with_bytes(f, [&](std::span<const std::byte> b) { return nic.send(b); })) {
+				in_flight.push_back(f);
 				++sent;
 			}
 		}
@@ -166,12 +231,12 @@ template <pioc::nic::driver N> stream_result stream(N &nic, std::size_t len, std
 			if (in_flight.empty())
 				mismatch(i, "arrived but was never sent");
 			// Frames before this one in the sequence were dropped by the NIC.
-			const std::uint64_t first = seq_of(in_flight.front()), s = n >= 8 ? seq_of(got) : first;
+			const std::uint64_t first = in_flight.front().seq, s = n >= 8 ? seq_of(got) : first;
 			if (s > first && s - first < in_flight.size()) {
 				r.lost += s - first;
-				in_flight.erase(in_flight.begin(), in_flight.begin() + std::ptrdiff_t(s - first));
+				in_flight.pop_front(std::size_t(s - first));
 			}
-			check_same(r.delivered + r.lost, got, in_flight.front());
+			check_same(r.delivered + r.lost, got, src, in_flight.front());
 			in_flight.pop_front();
 			++r.delivered;
 			idle = 0;

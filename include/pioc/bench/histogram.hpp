@@ -16,6 +16,8 @@ public:
 	 *  (7 -> relative error below 1/128 = 0.8%). Values up to 2^63 ns. */
 	explicit histogram(unsigned sub_bits = 7);
 
+	/** Counts @p v. Buckets grow to the largest value so far (doubling): an
+	 *  allocation now and then, out of memory there ends the program. */
 	void record(std::uint64_t v) noexcept;
 	void merge(const histogram &o);
 	void clear() noexcept;
@@ -30,6 +32,8 @@ public:
 
 private:
 	unsigned index(std::uint64_t v) const noexcept;
+	/** Buckets up to index @p idx at least (doubling, at most all). */
+	void grow(unsigned idx);
 	std::uint64_t upper(unsigned idx) const noexcept;
 
 	unsigned sub_bits_;

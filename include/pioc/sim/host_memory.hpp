@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -68,6 +69,7 @@ private:
 	bool insert(std::uint64_t bus, const range &r);
 	/** The registered range holding all of [bus, bus+n), else nullptr; mu_ held. */
 	const entry *find(std::uint64_t bus, std::size_t n) const noexcept;
+	const entry *find_in_tree(std::uint64_t bus, std::size_t n) const noexcept;
 	/** The part of [bus, bus+n) inside the range holding @p bus: its CPU
 	 *  address (nullptr for a remote range), owner and length (0: none). */
 	struct piece {
@@ -80,6 +82,12 @@ private:
 	bool covered(std::uint64_t bus, std::size_t n) const noexcept;
 	mutable std::mutex mu_;
 	std::map<std::uint64_t, range> by_bus_;
+	/** The ranges find() returned last (map nodes stay put until removed):
+	 *  a model's DMA goes to a few buffers over and over (a NIC's two
+	 *  rings and the write-back words), the tree walk was a tenth of a
+	 *  sim:nic_dma run's instructions. Emptied by remove(); mu_ held. */
+	mutable std::array<const entry *, 4> recent_{};
+	mutable unsigned recent_next_ = 0;
 	std::uint64_t next_bus_ = 0x1'0000'0000ull;
 };
 

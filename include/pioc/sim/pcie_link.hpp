@@ -112,7 +112,9 @@ private:
 	std::array<double, 256> credit_ring_{}; ///< arrival times of posted writes in flight
 	std::uint64_t credit_head_ = 0;
 	std::array<wc_buf, 8> wc_{};
+	unsigned wc_open_ = 0;        ///< buffers of wc_ in use: a UC/WT load looks at none when 0
 	std::uint64_t wc_age_ = 0;
+	double bytes_per_ns_ = 0;     ///< timing_.bytes_per_ns(), once
 	std::function<void(const tlp &)> trace_;
 };
 

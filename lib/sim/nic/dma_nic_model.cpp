@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 namespace pioc::sim::nic {
 
@@ -53,29 +54,35 @@ std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, b
 	return ((seq & 0xffff) << r::STAMP_SEQ_SHIFT) | (err ? r::STAMP_ERR : 0) | (cycle & r::STAMP_CYCLE_MASK);
 }
 
-void dma_nic_user::push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t word)
+void dma_nic_user::stamp_fifo::push_at(double t_ns, std::uint64_t word)
 {
-	if (fifo.size() == r::STAMP_FIFO)
-		fifo.pop_front(); // full: the oldest is lost (the driver sees the gap in the sequence)
-	fifo.push_back(word);
+	// In time order but for a malformed frame's stamp (at its last beat,
+	// possibly before the previous frame's): after every word not later.
+	auto at = coming_.end();
+	while (at != coming_.begin() && std::prev(at)->t > t_ns)
+		--at;
+	coming_.insert(at, {t_ns, word});
 }
 
-void dma_nic_user::push_stamp_at(double t_ns, bool rx, std::uint64_t word)
+std::uint64_t dma_nic_user::stamp_fifo::pop(double now_ns)
 {
-	// One lambda per FIFO: `this` and the word fill std::function's inline storage.
-	if (rx)
-		x_->schedule_user(t_ns, [this, word] { push_stamp(rx_stamps_, word); });
-	else
-		x_->schedule_user(t_ns, [this, word] { push_stamp(tx_stamps_, word); });
-}
-
-std::uint64_t dma_nic_user::pop_stamp(std::deque<std::uint64_t> &fifo)
-{
-	if (fifo.empty())
+	while (!coming_.empty() && coming_.front().t <= now_ns) {
+		if (words_.size() == r::STAMP_FIFO)
+			words_.pop_front(); // full: the oldest is lost (the driver sees the gap in the sequence)
+		words_.push_back(coming_.front().word);
+		coming_.pop_front();
+	}
+	if (words_.empty())
 		return r::STAMP_EMPTY;
-	const std::uint64_t v = fifo.front();
-	fifo.pop_front();
+	const std::uint64_t v = words_.front();
+	words_.pop_front();
 	return v;
+}
+
+void dma_nic_user::stamp_fifo::clear() noexcept
+{
+	words_.clear();
+	coming_.clear();
 }
 
 std::uint64_t dma_nic_user::read(unsigned, std::uint64_t off, void *data, std::size_t len, std::uint64_t t_ns)
@@ -88,9 +95,9 @@ std::uint64_t dma_nic_user::read(unsigned, std::uint64_t off, void *data, std::s
 	else if (off == r::CYCLES.offset)
 		v = cycles_at(double(t_ns)) + dma_nic_timing::cycles_read;
 	else if (off == r::RX_STAMP.offset && len == 8)
-		v = pop_stamp(rx_stamps_);
+		v = rx_stamps_.pop(x_->now_ns());
 	else if (off == r::TX_STAMP.offset && len == 8)
-		v = pop_stamp(tx_stamps_);
+		v = tx_stamps_.pop(x_->now_ns());
 	else if (off == r::RX_DROPS.offset)
 		v = rx_drops_;
 	else if (off == r::RUNTS.offset)
@@ -117,7 +124,7 @@ double dma_nic_user::h2c_stream(unsigned, const std::uint8_t *data, std::size_t 
 		std::max(cycle_from(last_ns), tx_free_cycle_ + mac_timing::beats(tx_pkt_.size()) - 1);
 	tx_free_cycle_ = last_cycle + 1;
 	frame_out(std::move(tx_pkt_), last_cycle);
-	tx_pkt_.clear();
+	tx_pkt_ = x_->stream_buffer();
 	tx_bad_ = false;
 	return ns_at(last_cycle);
 }
@@ -127,14 +134,17 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 	const std::uint64_t seq = tx_seq_++;
 	if (tx_bad_) {
 		++malformed_;
-		push_stamp_at(ns_at(last_cycle), false, stamp_word(seq, last_cycle, true));
+		tx_stamps_.push_at(ns_at(last_cycle), stamp_word(seq, last_cycle, true));
+		x_->recycle(std::move(bytes));
 		return;
 	}
 	using t = dma_nic_timing;
 	const mac_result m = mac_.transmit(last_cycle + t::tx_stage, bytes.size());
-	push_stamp_at(ns_at(m.tx_stamp + t::stamp_push), false, stamp_word(seq, m.tx_stamp, !m.delivered));
-	if (!m.delivered)
+	tx_stamps_.push_at(ns_at(m.tx_stamp + t::stamp_push), stamp_word(seq, m.tx_stamp, !m.delivered));
+	if (!m.delivered) {
+		x_->recycle(std::move(bytes));
 		return;
+	}
 	rx_coming_.push_back({std::move(bytes), m});
 	x_->schedule_user(ns_at(m.rx_first), [this] { rx_arrive(); });
 }
@@ -150,6 +160,7 @@ void dma_nic_user::rx_arrive()
 	rx_coming_.pop_front();
 	if (!rx_room()) {
 		++rx_drops_;
+		x_->recycle(std::move(f.bytes));
 		return;
 	}
 	rx_held_.push_back(f.bytes.size());
@@ -158,7 +169,7 @@ void dma_nic_user::rx_arrive()
 	p.last_ns = ns_at(f.m.rx_stamp + t::rx_to_c2h);
 	x_->c2h_stream_push(0, std::move(p));
 	const std::uint64_t seq = rx_seq_++;
-	push_stamp_at(ns_at(f.m.rx_stamp + t::stamp_push), true, stamp_word(seq, f.m.rx_stamp, false));
+	rx_stamps_.push_at(ns_at(f.m.rx_stamp + t::stamp_push), stamp_word(seq, f.m.rx_stamp, false));
 }
 
 bool dma_nic_user::rx_room()

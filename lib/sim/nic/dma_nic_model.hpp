@@ -83,11 +83,30 @@ public:
 private:
 	/** A stamp FIFO's word: the frame's 16-bit sequence number, error bit, cycle. */
 	static std::uint64_t stamp_word(std::uint64_t seq, std::uint64_t cycle, bool err) noexcept;
-	/** @p word enters the RX (@p rx) or TX stamp FIFO at simulated time
-	 *  @p t_ns (an event of one word beside `this`: no allocation). */
-	void push_stamp_at(double t_ns, bool rx, std::uint64_t word);
-	void push_stamp(std::deque<std::uint64_t> &fifo, std::uint64_t word);
-	std::uint64_t pop_stamp(std::deque<std::uint64_t> &fifo);
+	/** A stamp FIFO of BAR0 (RX_STAMP, TX_STAMP). A frame's stamp is known
+	 *  when the frame is sent and enters the FIFO at a simulated time
+	 *  ahead; nothing but a BAR read sees the FIFO, and a read comes after
+	 *  the device has caught up with it (xdma_dev::read advances first), so
+	 *  the words wait here by time and the read moves the due ones in,
+	 *  in the order an event each would have (time, then push order),
+	 *  overflow included: two events fewer per frame. */
+	class stamp_fifo {
+	public:
+		/** @p word enters at simulated time @p t_ns. */
+		void push_at(double t_ns, std::uint64_t word);
+		/** The oldest word in the FIFO once everything due by @p now_ns
+		 *  (the device's time) has entered; STAMP_EMPTY if none. */
+		std::uint64_t pop(double now_ns);
+		void clear() noexcept;
+
+	private:
+		struct timed {
+			double t;
+			std::uint64_t word;
+		};
+		std::deque<std::uint64_t> words_;
+		std::deque<timed> coming_; ///< by time, then push order
+	};
 	void frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last_cycle);
 	/** The RX FIFO lets a frame in (at its first beat). */
 	bool rx_room();
@@ -98,7 +117,7 @@ private:
 	bool tx_bad_ = false;		   ///< ... has a partial beat before its last
 	std::uint64_t tx_free_cycle_ = 0;  ///< first cycle the TX stream is free
 	std::uint64_t tx_seq_ = 0, rx_seq_ = 0;
-	std::deque<std::uint64_t> rx_stamps_, tx_stamps_;
+	stamp_fifo rx_stamps_, tx_stamps_;
 	std::uint32_t rx_drops_ = 0, malformed_ = 0;
 	std::deque<std::size_t> rx_held_; ///< lengths of frames let in and not yet written by C2H0, oldest first
 	/** A delivered frame on its way to the RX FIFO's input. */

@@ -40,7 +40,10 @@ std::int64_t mac_model::accept_last_beat(std::int64_t last_beat_cycle, std::size
 	if (beats_ + i_max >= t::store_beats) {
 		const std::uint64_t x = beats_ + i_max - t::store_beats;
 		const std::uint64_t oldest = frames_ > t::store_frames ? frames_ - t::store_frames : 0;
-		for (std::uint64_t k = frames_; k-- > oldest;) {
+		// The slot is usually older than every kept frame (small frames:
+		// store_beats beats back is many frames back): then none binds.
+		const bool kept = frames_ != 0 && x >= store_[oldest % t::store_frames].first_beat;
+		for (std::uint64_t k = frames_; kept && k-- > oldest;) {
 			const stored_frame &f = store_[k % t::store_frames];
 			if (x < f.first_beat)
 				continue;

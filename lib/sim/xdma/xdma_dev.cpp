@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 namespace pioc::xdma {
@@ -123,36 +124,33 @@ std::uint64_t xdma_dev::bar_size(unsigned bar) const
 	return bar == cfg_.config_bar ? config_bar_size : 0;
 }
 
-void xdma_dev::schedule(double t, std::function<void()> fn)
-{
-	q_.push(t, std::move(fn));
-}
-
 void xdma_dev::clear_events()
 {
 	q_.clear();
-	host_writes_.clear();
-	free_writes_.clear();
+	for (auto &e : c2h_)
+		e.quiet_done.clear();
+	writes_.clear();
+	next_write_ = std::numeric_limits<double>::infinity();
 }
 
 void xdma_dev::post_host_write(double t, const host_write &w)
 {
-	std::uint32_t slot;
-	if (free_writes_.empty()) {
-		slot = std::uint32_t(host_writes_.size());
-		host_writes_.push_back(w);
-	} else {
-		slot = free_writes_.back();
-		free_writes_.pop_back();
-		host_writes_[slot] = w;
-	}
-	schedule(t, [this, slot] { land_host_write(slot); });
+	// Mostly in order: a write-back and a result record of two engines
+	// may come the other way round.
+	auto at = writes_.end();
+	while (at != writes_.begin() && std::prev(at)->t > t)
+		--at;
+	writes_.insert(at, {t, w});
+	next_write_ = writes_.front().t;
 }
 
-void xdma_dev::land_host_write(std::uint32_t slot)
+void xdma_dev::land_host_write()
 {
-	const host_write w = host_writes_[slot];
-	free_writes_.push_back(slot);
+	const timed_write tw = writes_.front();
+	writes_.pop_front();
+	next_write_ = writes_.empty() ? std::numeric_limits<double>::infinity() : writes_.front().t;
+	now_ = std::max(now_, tw.t);
+	const host_write &w = tw.w;
 	if (!host_memory::instance().write(w.bus, w.data.data(), w.len))
 		log().warn("{} {}{}: {} to bus address {:#x} hit no host memory (UR)", cfg_.label, w.c2h ? "C2H" : "H2C",
 			   w.ch, w.what, w.bus);
@@ -163,7 +161,7 @@ void xdma_dev::advance(std::uint64_t t_ns)
 	// Called on every simulated poll of host memory: nothing due is the
 	// common case, the event loop out of line.
 	const double t = double(t_ns);
-	if (q_.due(t)) [[unlikely]]
+	if (q_.due(t) || next_write_ <= t) [[unlikely]]
 		run_events(t);
 	now_ = std::max(now_, t);
 	if (user_advances_)
@@ -172,11 +170,18 @@ void xdma_dev::advance(std::uint64_t t_ns)
 
 void xdma_dev::run_events(double t)
 {
-	while (q_.due(t)) {
-		double te;
-		auto fn = q_.pop(te);
-		now_ = std::max(now_, te);
-		fn();
+	for (;;) {
+		const bool event = q_.due(t);
+		if (next_write_ <= t && (!event || next_write_ <= q_.next_time())) {
+			land_host_write();
+		} else if (event) {
+			double te;
+			auto fn = q_.pop(te);
+			now_ = std::max(now_, te);
+			fn();
+		} else {
+			return;
+		}
 	}
 }
 
@@ -189,9 +194,19 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 	const std::uint64_t user = user_->has_event_clock() ? user_->next_event_ns()
 				   : irq_user_			 ? std::uint64_t(now_) + 100
 								 : std::numeric_limits<std::uint64_t>::max();
-	if (q_.empty())
+	double next = std::min(q_.empty() ? std::numeric_limits<double>::infinity() : q_.next_time(), next_write_);
+	// A quiet completion still to come is where a sleeping CPU stopped (and
+	// the RTL's look-ahead ended) when it was an event; the ones due by
+	// now_ have happened, counted or not.
+	for (const auto &e : c2h_)
+		for (const double d : e.quiet_done)
+			if (d > now_) {
+				next = std::min(next, d);
+				break;
+			}
+	if (next == std::numeric_limits<double>::infinity())
 		return user;
-	return std::min(user, std::uint64_t(q_.next_time() + 0.999));
+	return std::min(user, std::uint64_t(next + 0.999));
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)
@@ -292,7 +307,7 @@ std::uint32_t xdma_dev::reg_read(std::uint64_t off, double t)
 			update_irq(*e, t);
 			return s;
 		}
-		case r::ENG_COMPLETED: return e->completed;
+		case r::ENG_COMPLETED: count_completions(*e); return e->completed;
 		case r::ENG_ALIGN:
 			return (cfg_.addr_align << 16) | (cfg_.len_granularity << 8) | cfg_.addr_bits;
 		case r::ENG_WB_LO: return e->wb_lo;
@@ -528,7 +543,7 @@ void xdma_dev::start_run(engine &e, double t)
 {
 	if (e.busy)
 		return;
-	++e.gen;
+	next_generation(e);
 	e.busy = true;
 	e.parked = false; // a stream engine stopped while waiting waits no more
 	e.stale_busy_until = 0;
@@ -566,7 +581,7 @@ void xdma_dev::stop_run(engine &e, double t)
 	if (e.hard_stuck)
 		return; // ignores the stop: only a function reset recovers it
 	// The engine finishes nothing more of this run; pending events go stale.
-	++e.gen;
+	next_generation(e);
 	e.busy = false;
 	log_status(e, r::ST_IDLE_STOPPED, t);
 }
@@ -574,7 +589,7 @@ void xdma_dev::stop_run(engine &e, double t)
 void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 {
 	log().debug("{} {}{}: run failed, status bits {:#x}", cfg_.label, e.c2h ? "C2H" : "H2C", e.ch, bits);
-	++e.gen;
+	next_generation(e);
 	e.busy = false;
 	// The engine stops on every error; the status logs it only where the
 	// ie_* bits allow. No write-back is documented for a run that stops
@@ -587,7 +602,7 @@ void xdma_dev::fail(engine &e, std::uint32_t bits, double t)
 void xdma_dev::finish(engine &e, double t)
 {
 	e.busy = false;
-	++e.gen;
+	next_generation(e);
 	e.stale_busy_until = t + cfg_.stale_busy_ns;
 	write_back(e, t, false);
 	log_status(e, r::ST_DESC_STOPPED, t);
@@ -633,6 +648,7 @@ void xdma_dev::write_back(engine &e, double t, bool err)
 	// PG195: poll-mode write-back needs ie_desc_completed as well as bit 26.
 	if (!(e.ctrl & r::CTRL_POLL_WB) || !(e.ctrl & r::IE_DESC_COMPLETED))
 		return;
+	count_completions(e);
 	host_write w;
 	w.bus = (std::uint64_t(e.wb_hi) << 32) | e.wb_lo;
 	const std::uint32_t word = (e.completed & r::WB_COUNT_MASK) | (err ? r::WB_ERROR : 0);
@@ -821,6 +837,10 @@ void xdma_dev::schedule_completion(engine &e, double done, std::uint32_t control
 	done = std::max(done, e.last_done);
 	e.last_done = done;
 	const bool stop = control & r::DESC_STOP, completed_flag = control & r::DESC_COMPLETED;
+	if (cfg_.stream && e.c2h && !stop && !completed_flag) {
+		e.quiet_done.push_back(done); // after every earlier one: done rises strictly (process_stream)
+		return;
+	}
 	const std::uint64_t key = run_key(e, e.gen, (stop ? key_stop : 0) | (completed_flag ? key_completed : 0));
 	schedule(done, [this, key] { complete(key); });
 }
@@ -831,6 +851,7 @@ void xdma_dev::complete(std::uint64_t key)
 	if (e.gen != key_gen(key))
 		return;
 	const bool stop = key & key_stop;
+	count_completions(e); // the quiet ones before this (earlier in time)
 	++e.completed;
 	if (key & key_completed) {
 		if (!stop)
@@ -839,6 +860,21 @@ void xdma_dev::complete(std::uint64_t key)
 	}
 	if (stop)
 		finish(e, now_);
+}
+
+void xdma_dev::count_completions(engine &e) noexcept
+{
+	while (!e.quiet_done.empty() && e.quiet_done.front() <= now_) {
+		++e.completed;
+		e.quiet_done.pop_front();
+	}
+}
+
+void xdma_dev::next_generation(engine &e) noexcept
+{
+	count_completions(e);
+	e.quiet_done.clear();
+	++e.gen;
 }
 
 void xdma_dev::schedule_step(engine &e, double t)
@@ -854,6 +890,7 @@ void xdma_dev::step(engine &e, std::uint64_t gen)
 	if (e.gen != gen || !e.busy)
 		return;
 	if (e.block_pos >= e.block.size()) {
+		count_completions(e);
 		if (e.next_bus == 0 && e.completed > 0)
 			return; // stopped: the STOP descriptor's completion ends the run
 		fetch_block(e);

@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pioc::sim {
@@ -129,6 +131,13 @@ public:
 	 *  the stream at p.last_ns). The engine takes it as descriptors allow;
 	 *  until then it waits on the stream. */
 	void c2h_stream_push(unsigned ch, stream_packet p);
+	/** An empty buffer for a stream packet's bytes, with the capacity of
+	 *  one given back by recycle() (the engines give back each packet they
+	 *  wrote whole): no allocation per packet, for the user logic that
+	 *  builds them. */
+	std::vector<std::uint8_t> stream_buffer();
+	/** Keeps @p b's storage for stream_buffer(). */
+	void recycle(std::vector<std::uint8_t> &&b);
 	/** Packets offered to C2H channel @p ch and not yet written whole. */
 	std::size_t c2h_stream_waiting(unsigned ch) const;
 	/** Bytes of those packets not yet written. */
@@ -137,9 +146,10 @@ public:
 	 *  left a partial beat (tkeep not all ones before tlast: PG195 forbids
 	 *  it on the C2H stream). */
 	std::uint64_t stream_malformed() const noexcept { return malformed_; }
-	/** Runs @p fn at simulated time @p t_ns on the device's event clock:
-	 *  for user logic (the DMA NIC's MAC) whose actions are known ahead. */
-	void schedule_user(double t_ns, std::function<void()> fn) { schedule(t_ns, std::move(fn)); }
+	/** Runs @p fn (a callable, into the event queue's inline storage) at
+	 *  simulated time @p t_ns on the device's event clock: for user logic
+	 *  (the DMA NIC's MAC) whose actions are known ahead. */
+	template <class F> void schedule_user(double t_ns, F &&fn) { schedule(t_ns, std::forward<F>(fn)); }
 	/** Simulated time the device has run to. */
 	double now_ns() const noexcept { return now_; }
 
@@ -170,12 +180,20 @@ private:
 		double last_done = 0;        ///< completion time of the last descriptor issued
 		bool parked = false;         ///< stream: waits for credits or C2H data
 		std::deque<stream_packet> stream_in; ///< C2H stream: packets offered, oldest first
+		/** C2H stream: completions of descriptors without control flags,
+		 *  by time (strictly rising: each ends after the one before). Not
+		 *  events: such a completion only counts, so the count takes the
+		 *  due ones whenever it is looked at (count_completions()). */
+		std::deque<double> quiet_done;
 		std::vector<std::uint8_t> loop_pkt;  ///< H2C loopback: the packet so far
 		bool loop_bad = false;               ///< ... has a partial beat inside it
 	};
 
 	void reset_registers();
-	void schedule(double t, std::function<void()> fn);
+	/** @p fn at @p t: the callable goes into the event queue's callback as
+	 *  it is (a std::function in between cost a second indirect call per
+	 *  event and a non-trivial move at every step of the queue). */
+	template <class F> void schedule(double t, F &&fn) { q_.push(t, std::forward<F>(fn)); }
 	/** Runs every event due by @p t, in order. */
 	[[gnu::noinline]] void run_events(double t);
 	std::uint32_t reg_read(std::uint64_t off, double t);
@@ -215,11 +233,21 @@ private:
 	void schedule_step(engine &e, double t);
 	/** A descriptor of run key_gen(@p key) completes (key_* flags: its control bits). */
 	void complete(std::uint64_t key);
+	/** e.completed with the quiet completions due by now_ (every event
+	 *  due by then has run); before any look at it. */
+	void count_completions(engine &e) noexcept;
+	/** A new run generation: pending events go stale, quiet completions
+	 *  not yet due with them. */
+	void next_generation(engine &e) noexcept;
 	void fetch_block(engine &e);
 	/** A posted write of the engines to host memory (a poll-mode
-	 *  write-back, a C2H result record) on its way. Its event carries the
-	 *  slot number only, so the callback fits std::function's inline
-	 *  storage: no allocation per write. */
+	 *  write-back, a C2H result record) on its way. Not an event: the
+	 *  writes wait in landing order beside the events and run_events()
+	 *  lands each before any event of a later time (at an equal time,
+	 *  first); nothing of the model reads the words they write, so only
+	 *  their order among themselves and against the CPU's view counts,
+	 *  and the CPU sees host memory only between advance() calls. Two
+	 *  events fewer per frame of a DMA NIC. */
 	struct host_write {
 		std::uint64_t bus = 0;
 		std::array<std::uint8_t, 32> data{};
@@ -228,10 +256,12 @@ private:
 		std::uint8_t ch = 0;
 		const char *what = ""; ///< for the warning if it hits no host memory
 	};
-	/** @p w lands in host memory at @p t. */
+	/** @p w lands in host memory at @p t (after every write posted
+	 *  before it that lands no later). */
 	void post_host_write(double t, const host_write &w);
-	void land_host_write(std::uint32_t slot);
-	/** Drops every pending event (and the host writes they carry). */
+	/** The first write of writes_ lands. */
+	void land_host_write();
+	/** Drops every pending event and host write. */
 	void clear_events();
 	void process(engine &e, const fetched &f);
 	/** The descriptor's completion at @p done (completed count, write-back
@@ -281,11 +311,17 @@ private:
 	double bytes_per_ns_read_ = 0, bytes_per_ns_write_ = 0;
 	std::vector<std::uint8_t> stage_; ///< data of a transfer to or from host memory without a pointer
 	std::vector<regs::xdma::descriptor> fetch_raw_; ///< fetch_block()'s descriptors as read
-	std::vector<host_write> host_writes_;      ///< slots of post_host_write(), in flight or free
-	std::vector<std::uint32_t> free_writes_;   ///< free slots of host_writes_
+	struct timed_write {
+		double t;
+		host_write w;
+	};
+	std::deque<timed_write> writes_; ///< post_host_write()'s writes on their way, by landing time
+	double next_write_ = std::numeric_limits<double>::infinity(); ///< writes_.front().t, or infinity
 	std::uint32_t credit_mode_ = 0;   ///< SGDMA common 0x20
 	stream_sink *sink_ = nullptr;     ///< H2C stream data; nullptr: loopback
 	std::uint64_t malformed_ = 0;
+	std::vector<std::vector<std::uint8_t>> spare_bytes_; ///< recycle()'s buffers for stream_buffer()
+	static constexpr std::size_t max_spare_buffers = 512; ///< a full ring's packets (stream rings: 2..512)
 };
 
 /** The XDMA design with default configuration. */

@@ -41,6 +41,22 @@ std::size_t xdma_dev::c2h_stream_waiting_bytes(unsigned ch) const
 	return n;
 }
 
+std::vector<std::uint8_t> xdma_dev::stream_buffer()
+{
+	if (spare_bytes_.empty())
+		return {};
+	std::vector<std::uint8_t> b = std::move(spare_bytes_.back());
+	spare_bytes_.pop_back();
+	b.clear();
+	return b;
+}
+
+void xdma_dev::recycle(std::vector<std::uint8_t> &&b)
+{
+	if (b.capacity() != 0 && spare_bytes_.size() < max_spare_buffers)
+		spare_bytes_.push_back(std::move(b));
+}
+
 bool xdma_dev::credit_mode(const engine &e) const noexcept
 {
 	return credit_mode_ >> r::credit_mode_bit(e.c2h, e.ch) & 1;
@@ -107,6 +123,7 @@ void xdma_dev::step_stream(engine &e, std::uint64_t gen)
 	if (e.gen != gen || !e.busy || e.parked)
 		return;
 	if (e.block_pos >= e.block.size()) {
+		count_completions(e);
 		if (e.next_bus == 0 && e.completed > 0)
 			return; // stopped: the STOP descriptor's completion ends the run
 		if (credit_mode(e)) {
@@ -205,8 +222,10 @@ bool xdma_dev::process_stream(engine &e, const fetched &f)
 	// Posted behind the data: visible one link traversal after it is sent.
 	post_host_write(done + cfg_.one_way_ns, w);
 	p.taken += k;
-	if (end)
+	if (end) {
+		recycle(std::move(p.bytes));
 		e.stream_in.pop_front();
+	}
 	e.perf_bytes += k;
 	schedule_completion(e, done, d.control);
 	return true;
@@ -231,6 +250,7 @@ double xdma_dev::loop_back(engine &h2c, const std::uint8_t *data, std::size_t le
 		p.bytes = std::move(h2c.loop_pkt);
 		p.last_ns = last_ns;
 		c2h_stream_push(h2c.ch, std::move(p));
+		h2c.loop_pkt = stream_buffer();
 	}
 	h2c.loop_pkt.clear();
 	h2c.loop_bad = false;

@@ -127,3 +127,24 @@ TEST_CASE("host memory: random reads and writes over local, adjacent, remote ran
 	for (std::uint64_t page : {0, 1, 3, 4, 7})
 		hm.remove(base + page * 4096);
 }
+
+TEST_CASE("host memory: a range removed and registered again at its bus address is found anew")
+{
+	// find() remembers the ranges it found last: remove() must forget them.
+	auto &hm = pioc::sim::host_memory::instance();
+	constexpr std::uint64_t base = 0x7800'0000;
+	std::vector<std::uint8_t> a(4096, 1), b(8192, 2);
+	REQUIRE(hm.add_at(base, a.data(), a.size()));
+	CHECK(hm.translate(base + 16, 64) == a.data() + 16);
+	hm.remove(base);
+	CHECK(hm.translate(base + 16, 64) == nullptr);
+	REQUIRE(hm.add_at(base, b.data(), b.size()));
+	CHECK(hm.translate(base + 16, 64) == b.data() + 16);
+	CHECK(hm.translate(base + 4096, 64) == b.data() + 4096);
+	// One past a range's end belongs to the range after it, if any.
+	std::vector<std::uint8_t> c(4096, 3);
+	REQUIRE(hm.add_at(base + b.size(), c.data(), c.size()));
+	CHECK(hm.translate(base + b.size(), 0) == c.data());
+	hm.remove(base);
+	hm.remove(base + b.size());
+}
