@@ -173,6 +173,11 @@ private:
 	engine_ctx ctx_;
 	engine_config cfg_;
 	std::uint64_t base_ = 0;
+	// Shifts for the line size and (when a power of two, as always so far)
+	// the channel stride: locate() and set_lent() run for every line a
+	// message moves, and a 64-bit division is tens of cycles.
+	unsigned line_shift_ = 0;
+	int stride_shift_ = -1; // -1: the stride is not a power of two
 	std::vector<chan> ch_;
 	engine_stats st_;
 };

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -42,6 +43,9 @@ proto_engine::proto_engine(system &sys, engine_config cfg) : sys_(sys), ctx_(sys
 					"their home (it takes back only the lines it lent); use 5b",
 					cfg_.data_lines));
 	base_ = dev ? 0 : sys.cpu_base();
+	line_shift_ = static_cast<unsigned>(std::countr_zero(sys.cfg().line_size)); // a power of two (system checks)
+	if (std::has_single_bit(cfg_.stride))
+		stride_shift_ = std::countr_zero(cfg_.stride);
 	std::uint64_t window = dev ? sys.cfg().device_bytes : sys.cfg().cpu_bytes;
 	ch_.resize(cfg_.channels);
 	for (std::uint32_t i = 0; i < cfg_.channels; ++i) {
@@ -82,11 +86,12 @@ bool proto_engine::locate(std::uint64_t addr, std::uint32_t &ch, int &ctrl_line)
 {
 	if (addr < base_)
 		return false;
-	std::uint64_t rel = addr - base_;
-	ch = static_cast<std::uint32_t>(rel / cfg_.stride);
+	const std::uint64_t rel = addr - base_;
+	const bool shift = stride_shift_ >= 0;
+	ch = static_cast<std::uint32_t>(shift ? rel >> stride_shift_ : rel / cfg_.stride);
 	if (ch >= ch_.size())
 		return false;
-	std::uint64_t idx = (rel % cfg_.stride) / sys_.cfg().line_size;
+	const std::uint64_t idx = (shift ? rel & (cfg_.stride - 1) : rel % cfg_.stride) >> line_shift_;
 	if (idx >= 2 + 2 * std::uint64_t(cfg_.data_lines))
 		return false;
 	ctrl_line = idx < 2 ? static_cast<int>(idx) : -1;
@@ -152,7 +157,7 @@ void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 
 void proto_engine::set_lent(chan &c, std::uint64_t addr, bool on)
 {
-	const std::size_t i = (addr - c.lay.base) / c.lay.line - 2;
+	const std::size_t i = ((addr - c.lay.base) >> line_shift_) - 2; // c.lay.line is the system's line
 	if (c.lent[i] == on)
 		return;
 	c.lent[i] = on;
