@@ -438,7 +438,10 @@ void channel::transfer(const dma_buffer &buf, std::uint64_t off, std::uint64_t l
 	// By bus address, which the descriptors hold: a buffer allocated where
 	// a freed one was (the same CPU address, mmap reuses the hole) has
 	// another, and a request cached by CPU address sent its data to the old.
-	auto key = std::make_tuple(buf.bus, off, len, card);
+	// And by size: an IOMMU hands a freed IOVA out again, maybe to a smaller
+	// buffer, and a cached request skips prepare()'s bounds check: it would
+	// DMA past the new buffer's end.
+	auto key = std::make_tuple(buf.bus, std::uint64_t(buf.size), off, len, card);
 	auto it = cache_.find(key);
 	request *q;
 	if (it != cache_.end()) {

@@ -200,7 +200,8 @@ private:
 	int efd_ = -1;
 	std::shared_ptr<void> irq_owner_; // the pioc module's eventfd for our vector, when used
 	std::deque<request> reqs_;
-	std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, request *> cache_; // bus, off, len, card
+	std::map<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>, request *>
+		cache_; // bus, buffer size, off, len, card
 	// The run in flight.
 	std::vector<request *> pending_, running_;
 	std::uint32_t expected_ = 0;

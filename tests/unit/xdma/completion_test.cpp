@@ -306,3 +306,21 @@ TEST_CASE("AXI4-Stream engines are refused by prepare(), naming device, engine a
 				  Catch::Contains("stream_ring"));
 	CHECK_THROWS_AS(x.c2h(1).transfer(buf, 0, 64, 0), pioc::error);
 }
+
+// transfer() keeps the requests it prepared, by bus address (the
+// descriptors'). On hardware an IOMMU gives a freed IOVA to the next buffer,
+// which may be smaller: the request cached for the old one must not be
+// reused, or its descriptors DMA past the new buffer's end without the
+// bounds check prepare() makes. The same bus address with a smaller size
+// stands in for that here (the simulator never reuses a bus address).
+TEST_CASE("transfer() does not reuse a request cached for a larger buffer at the same bus address")
+{
+	device dev = open_model({});
+	dma x(dev);
+	auto big = dev.alloc_dma(8192);
+	x.h2c(0).transfer(big, 0, 8192, 0);
+	const dma_buffer smaller{big.cpu, big.bus, 4096, big.owner};
+	CHECK_THROWS_WITH(x.h2c(0).transfer(smaller, 0, 8192, 0),
+			  Catch::Contains("H2C0") && Catch::Contains("8192") && Catch::Contains("4096"));
+	x.h2c(0).transfer(smaller, 0, 4096, 0); // within it: fine
+}
