@@ -234,7 +234,8 @@ TEST_CASE("a stale completion (ignored doorbell) is detected", "[pio][errors]")
 
 // The models hash with hash_buffer_best (an AVX-512 or AVX2 build where the
 // CPU has one): it must give the normative bytes for every length, whole
-// elements and a zero-padded last one. It runs the build this CPU picks.
+// elements and a zero-padded last one, groups of eight elements (the AVX-512
+// path) with and without a rest. It runs the build this CPU picks.
 TEST_CASE("bloom: hash_buffer_best gives hash_buffer's bytes", "[pio]")
 {
 	std::vector<std::uint8_t> in(4096 + 77);
@@ -244,6 +245,7 @@ TEST_CASE("bloom: hash_buffer_best gives hash_buffer's bytes", "[pio]")
 		b = static_cast<std::uint8_t>(x);
 	}
 	for (std::size_t n : {std::size_t(1), std::size_t(127), std::size_t(128), std::size_t(129), std::size_t(1000),
+			      std::size_t(1024), std::size_t(1024 + 128 + 5), std::size_t(2048),
 			      in.size()}) {
 		CAPTURE(n);
 		std::vector<std::uint8_t> want(bloom::result_len(n)), got(bloom::result_len(n), 0xee);
