@@ -304,6 +304,15 @@ public:
 	/** The CPU spends @p ns polling host memory; the device runs up to the
 	 *  CPU's time. */
 	void idle(std::uint64_t ns) const;
+	/** idle(@p step) repeated while the CPU, polling host memory, can see
+	 *  nothing new: the polls that end before @p horizon (the caller's own
+	 *  next timed check, on the now_ns() clock) and before the device's
+	 *  quiet_before_ns() are spent at once, then one idle(@p step): the
+	 *  same simulated times as calling idle(@p step) in a loop. Call it
+	 *  where such a loop would idle, after a read of the polled memory
+	 *  found nothing new; an MMIO access since the last idle makes it one
+	 *  plain idle (sim::pcie_link::cpu_poll_until). */
+	void idle_polls(std::uint64_t step, std::uint64_t horizon) const;
 	/** Until eventfd @p fd is signalled (true) or @p deadline passes: the
 	 *  device runs from event to event. */
 	bool wait_interrupt(int fd, std::uint64_t deadline) const;

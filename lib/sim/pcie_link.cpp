@@ -94,6 +94,7 @@ void pcie_link::emit_write(unsigned bar, std::uint64_t off, const void *src, uns
 	stats_.mwr_bytes += len;
 	if (trace_)
 		trace_(tlp{tlp::kind::mwr, bar, off, len, std::uint64_t(arrival)});
+	++accesses_;
 	dev_->posted_write(bar, off, src, len, std::uint64_t(arrival));
 }
 
@@ -216,6 +217,7 @@ void pcie_link::cpu_load(unsigned bar, std::uint64_t off, void *dst, unsigned le
 		stats_.mrd_bytes += n;
 		if (trace_)
 			trace_(tlp{tlp::kind::mrd, bar, off, n, std::uint64_t(arrive)});
+		++accesses_;
 		const double ready = double(dev_->read(bar, off, d, n, std::uint64_t(arrive)));
 		const double sent = std::max(ready, arrive + timing_.device_ns);
 		now_ = sent + wire_ns(n, cpl_overhead) + timing_.one_way_ns;

@@ -34,6 +34,9 @@ public:
 	explicit pio_dev(timing t);
 
 	std::string name() const override { return "pio_dev"; }
+	// Everything happens when a register is accessed; a held status read
+	// answers at a computed time. Nothing runs as time passes.
+	bool advances() const noexcept override { return false; }
 	std::uint64_t bar_size(unsigned bar) const override;
 	void posted_write(unsigned bar, std::uint64_t off, const void *data, std::size_t len,
 			  std::uint64_t t_ns) override;

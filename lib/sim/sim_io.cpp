@@ -45,9 +45,12 @@ void sim_io::idle(std::uint64_t ns) const
 {
 	// A driver's poll loop calls this every few simulated ns: no more than
 	// the clock step and the device's own (usually empty) catch-up.
-	sim::pcie_link &l = *link_;
-	l.cpu_spend(double(ns));
-	l.device().advance(l.now_ns());
+	link_->cpu_poll(double(ns));
+}
+
+void sim_io::idle_polls(std::uint64_t step, std::uint64_t horizon) const
+{
+	link_->cpu_poll_until(double(step), double(horizon));
 }
 
 /** The CPU sleeps until the device's next event or @p deadline, then the
@@ -58,13 +61,13 @@ static void sleep_step(sim::pcie_link &link, std::uint64_t deadline)
 	const std::uint64_t now = link.now_ns();
 	const std::uint64_t next = std::min(dev.has_event_clock() ? dev.next_event_ns() : now + 100, deadline);
 	link.cpu_spend(double(next > now ? next - now : 1));
-	link.device().advance(link.now_ns());
+	link.catch_up_device();
 }
 
 bool sim_io::wait_interrupt(int fd, std::uint64_t deadline) const
 {
 	const sim::target &dev = link_->device();
-	link_->device().advance(now_ns());
+	link_->catch_up_device();
 	// The eventfd is read (poll + read: two system calls, most of an
 	// interrupt-driven run's CPU time) at the start and then only after a
 	// step in which the model wrote one of its eventfds: nothing else
@@ -83,7 +86,7 @@ bool sim_io::wait_interrupt(int fd, std::uint64_t deadline) const
 
 void sim_io::sleep_until_event(std::uint64_t deadline) const
 {
-	link_->device().advance(now_ns());
+	link_->catch_up_device();
 	sleep_step(*link_, deadline);
 }
 

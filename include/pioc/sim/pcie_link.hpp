@@ -22,6 +22,7 @@
 #include <pioc/mem_type.hpp>
 #include <pioc/sim/target.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -60,6 +61,7 @@ struct link_stats {
 	std::uint64_t mrd_tlps = 0, mrd_bytes = 0;
 	std::uint64_t cpu_stores = 0, cpu_loads = 0;
 	std::uint64_t wc_flushes = 0, credit_stalls = 0;
+	std::uint64_t polls_spent = 0; ///< host-memory polls spent at once (cpu_spend_polls)
 };
 
 /** A simulated link with one device model behind it. Single-threaded. */
@@ -80,6 +82,45 @@ public:
 	std::uint64_t now_ns() const noexcept { return static_cast<std::uint64_t>(now_); }
 	/** Lets simulated time pass on the CPU (spinning, computing). */
 	void cpu_spend(double ns) noexcept { now_ += ns; }
+
+	/** One poll of host memory: @p step ns pass on the CPU, then the
+	 *  device runs up to the CPU's time (sim_io::idle). The CPU reads the
+	 *  polled memory next. */
+	void cpu_poll(double step)
+	{
+		now_ += step;
+		dev_->advance(now_ns());
+		polled_at_ = accesses_;
+	}
+	/** cpu_poll(@p step) repeated while the CPU can see nothing new, then
+	 *  once more: the polls that end before @p horizon and before the
+	 *  device's quiet_before_ns() pass at once, one addition each as
+	 *  cpu_poll() makes them (the same rounding, so the same times),
+	 *  without the device's catch-up. Only right after a poll whose read
+	 *  found nothing new, with no MMIO access or sleep since: such an
+	 *  access may have let the device write host memory the CPU has not
+	 *  read yet, and then this is one plain cpu_poll(). */
+	void cpu_poll_until(double step, double horizon)
+	{
+		if (skip_polls_ && polled_at_ == accesses_) {
+			const double until = std::min(dev_->quiet_before_ns(), horizon);
+			while (now_ + step < until) {
+				now_ += step;
+				++stats_.polls_spent;
+			}
+		}
+		cpu_poll(step);
+	}
+	/** Whether cpu_poll_until() skips polls (default on; off to check that
+	 *  it changes no simulated time). */
+	void set_poll_skipping(bool on) noexcept { skip_polls_ = on; }
+	/** The device runs up to the CPU's time outside an MMIO access (a
+	 *  simulated sleep, the start of a wait). */
+	void catch_up_device()
+	{
+		dev_->advance(now_ns());
+		++accesses_;
+	}
 
 	const link_timing &timing() const noexcept { return timing_; }
 	const link_stats &stats() const noexcept { return stats_; }
@@ -107,6 +148,9 @@ private:
 	link_timing timing_;
 	link_stats stats_;
 	double now_ = 0;              ///< CPU time
+	std::uint64_t accesses_ = 0;  ///< device accesses by the CPU (MMIO, catch-ups) so far
+	std::uint64_t polled_at_ = ~std::uint64_t(0); ///< accesses_ at the last cpu_poll()
+	bool skip_polls_ = true;
 	double link_free_ = 0;        ///< when the downstream wire is free
 	double last_write_arrival_ = 0;
 	std::array<double, 256> credit_ring_{}; ///< arrival times of posted writes in flight

@@ -69,6 +69,12 @@ public:
 	virtual bool has_event_clock() const noexcept { return false; }
 	/** Simulated time of the next thing the device will do, or UINT64_MAX. */
 	virtual std::uint64_t next_event_ns() const noexcept { return UINT64_MAX; }
+	/** A time before which the device writes nothing into host memory and
+	 *  raises nothing, however often it is advanced: a CPU polling host
+	 *  memory may spend its polls before then at once
+	 *  (sim_io::idle_polls). Exact, not rounded up as next_event_ns() is.
+	 *  Default 0: the model cannot say (a clocked one runs on advance()). */
+	virtual double quiet_before_ns() const noexcept { return 0; }
 	/** Whether the model raises MSI-X vectors (bind_vector() does something). */
 	virtual bool delivers_msix() const noexcept { return false; }
 	/** Delivers MSI-X vector @p vector to eventfd @p fd (-1 to unbind). */

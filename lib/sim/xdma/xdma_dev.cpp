@@ -194,6 +194,14 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 	const std::uint64_t user = user_->has_event_clock() ? user_->next_event_ns()
 				   : irq_user_			 ? std::uint64_t(now_) + 100
 								 : std::numeric_limits<std::uint64_t>::max();
+	const double next = next_own_ns();
+	if (next == std::numeric_limits<double>::infinity())
+		return user;
+	return std::min(user, std::uint64_t(next + 0.999));
+}
+
+double xdma_dev::next_own_ns() const noexcept
+{
 	double next = std::min(q_.empty() ? std::numeric_limits<double>::infinity() : q_.next_time(), next_write_);
 	// A quiet completion still to come is where a sleeping CPU stopped (and
 	// the RTL's look-ahead ended) when it was an event; the ones due by
@@ -204,9 +212,19 @@ std::uint64_t xdma_dev::next_event_ns() const noexcept
 				next = std::min(next, d);
 				break;
 			}
-	if (next == std::numeric_limits<double>::infinity())
-		return user;
-	return std::min(user, std::uint64_t(next + 0.999));
+	return next;
+}
+
+double xdma_dev::quiet_before_ns() const noexcept
+{
+	// User logic that runs as time passes (a Verilated image) or keeps
+	// its own clock may act between our events. Otherwise host memory and
+	// eventfds change only in our events and posted writes (quiet
+	// completions change counters that only an MMIO read sees; they end
+	// the quiet too, to be safe).
+	if (user_advances_ || user_->has_event_clock())
+		return 0;
+	return next_own_ns();
 }
 
 void xdma_dev::bind_vector(unsigned vector, int fd)

@@ -99,6 +99,7 @@ public:
 
 	// sim_control (the first, fourth and last below override target's too)
 	std::uint64_t next_event_ns() const noexcept override;
+	double quiet_before_ns() const noexcept override;
 	void bind_vector(unsigned vector, int fd) override;
 	std::uint64_t msix_writes() const noexcept override { return msix_writes_; }
 	void inject(bool c2h, unsigned channel, xdma::fault f) override;
@@ -154,6 +155,8 @@ public:
 	double now_ns() const noexcept { return now_; }
 
 private:
+	/** Our next event, posted write or quiet completion, unrounded. */
+	double next_own_ns() const noexcept;
 	struct fetched {
 		regs::xdma::descriptor d;
 		std::uint64_t bus;
