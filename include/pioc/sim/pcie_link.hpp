@@ -26,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -102,12 +103,15 @@ public:
 	 *  read yet, and then this is one plain cpu_poll(). */
 	void cpu_poll_until(double step, double horizon)
 	{
-		if (skip_polls_ && polled_at_ == accesses_) {
+		if (skip_polls_ && polled_at_ == accesses_ && now_ + step < horizon) {
 			const double until = std::min(dev_->quiet_before_ns(), horizon);
-			while (now_ + step < until) {
-				now_ += step;
-				++stats_.polls_spent;
-			}
+			// Nothing to come and no horizon: one by one (a caller's own
+			// limit on its count of polls then ends the wait).
+			if (until < std::numeric_limits<double>::infinity())
+				while (now_ + step < until) {
+					now_ += step;
+					++stats_.polls_spent;
+				}
 		}
 		cpu_poll(step);
 	}
