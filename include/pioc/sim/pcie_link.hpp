@@ -62,7 +62,7 @@ struct link_stats {
 	std::uint64_t mrd_tlps = 0, mrd_bytes = 0;
 	std::uint64_t cpu_stores = 0, cpu_loads = 0;
 	std::uint64_t wc_flushes = 0, credit_stalls = 0;
-	std::uint64_t polls_spent = 0; ///< host-memory polls spent at once (cpu_spend_polls)
+	std::uint64_t polls_spent = 0; ///< host-memory polls spent at once (cpu_poll_until)
 };
 
 /** A simulated link with one device model behind it. Single-threaded. */
