@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 TEST_CASE("host memory: a device access spans adjacent registered ranges; a gap fails it")
@@ -147,4 +148,20 @@ TEST_CASE("host memory: a range removed and registered again at its bus address 
 	CHECK(hm.translate(base + b.size(), 0) == c.data());
 	hm.remove(base);
 	hm.remove(base + b.size());
+}
+
+TEST_CASE("host memory: a buffer removed on another thread is not found from this thread's cache")
+{
+	// find() remembers the ranges it found last, and a lock-free cache per
+	// thread was tried (session 12, no measurable gain): whatever a thread
+	// remembers, a removal on another thread must end it.
+	auto &hm = pioc::sim::host_memory::instance();
+	constexpr std::uint64_t base = 0x7a00'0000;
+	std::vector<std::uint8_t> a(4096, 1);
+	REQUIRE(hm.add_at(base, a.data(), a.size()));
+	CHECK(hm.translate(base + 64, 64) == a.data() + 64); // found, and cached here
+	std::thread([&] { hm.remove(base); }).join();
+	CHECK(hm.translate(base + 64, 64) == nullptr);
+	std::uint8_t byte = 0;
+	CHECK_FALSE(hm.read(base + 64, &byte, 1));
 }
