@@ -150,11 +150,12 @@ TEST_CASE("host memory: a range removed and registered again at its bus address 
 	hm.remove(base + b.size());
 }
 
-TEST_CASE("host memory: a buffer removed on another thread is not found from this thread's cache")
+TEST_CASE("host memory: a buffer removed on another thread is not found from this thread's cache", "[native]")
 {
 	// find() remembers the ranges it found last, and a lock-free cache per
 	// thread was tried (session 12, no measurable gain): whatever a thread
-	// remembers, a removal on another thread must end it.
+	// remembers, a removal on another thread must end it. [native]: it
+	// starts a thread (Documentation/testing.md, the arm64 emulator).
 	auto &hm = pioc::sim::host_memory::instance();
 	constexpr std::uint64_t base = 0x7a00'0000;
 	std::vector<std::uint8_t> a(4096, 1);
