@@ -359,15 +359,21 @@ int run_offload(paths &p, const std::string &name)
 	rep.simulated = (has("pio") && pdev->simulated()) || (has("dma") && ddev->simulated()) || has("eci");
 	rep.cpu = pin_timing_thread(pdev ? pdev->info() : device_info{}, p.common);
 	rep.extra["function"] = "bloom: k = 8 hashes per 128-byte element";
+	// Each size's batch and its reference hashes, once for every path.
+	std::vector<batch> batches;
+	for (auto s : sz) {
+		batch &b = batches.emplace_back(
+			batch{std::vector<std::uint8_t>(s), std::vector<std::uint8_t>(bloom::result_len(s))});
+		for (std::size_t i = 0; i < s; ++i)
+			b.req[i] = static_cast<std::uint8_t>(i * 131 + (i >> 7) * 7 + 1);
+		bloom::hash_buffer(b.req.data(), s, b.want.data());
+	}
 	progress prog(name, list.size() * sz.size(), p.common.quiet, "runs");
 	std::uint64_t done = 0;
 	for (auto &w : list)
-		for (auto s : sz) {
+		for (const batch &b : batches) {
+			const std::size_t s = b.req.size();
 			prog.update(done++, fmt::format("{} {} B", w, s));
-			batch b{std::vector<std::uint8_t>(s), std::vector<std::uint8_t>(bloom::result_len(s))};
-			for (std::size_t i = 0; i < s; ++i)
-				b.req[i] = static_cast<std::uint8_t>(i * 131 + (i >> 7) * 7 + 1);
-			bloom::hash_buffer(b.req.data(), s, b.want.data());
 			// A simulated PCIe path's speed (issue 13): its device's
 			// clock over this size's runs (run_eci meters its own model).
 			device *sim_dev = w == "pio" ? &*pdev : w == "dma" ? &*ddev : nullptr;
