@@ -71,9 +71,12 @@ std::string scalar_text(const nlohmann::json &v)
 	return v.dump(); // numbers at full precision (CSV)
 }
 
-// Table cells: floats with two decimals, everything else as in CSV.
+// Table cells: floats with two decimals, a row's simulator speed (its
+// "simulation" object) as simulated ns per CPU ns, everything else as in CSV.
 std::string cell_text(const nlohmann::json &v)
 {
+	if (v.is_object() && v.contains("sim_ns_per_cpu_ns") && v["sim_ns_per_cpu_ns"].is_number())
+		return fmt::format("{:.2f}x", v["sim_ns_per_cpu_ns"].get<double>());
 	return v.is_number_float() ? fmt::format("{:.2f}", v.get<double>()) : scalar_text(v);
 }
 
@@ -190,8 +193,9 @@ void report::write_table(std::ostream &os) const
 			     "not measured on hardware\n"
 			   : "  measured time: wall-clock nanoseconds from the calibrated cycle counter\n");
 	if (speed) {
-		os << fmt::format("  simulator speed: {:.3g} simulated ns per wall ns ({:.1f} s wall, {:.1f} s CPU)",
-				  speed->sim_ns_per_wall_ns(), speed->wall_s, speed->cpu_s);
+		os << fmt::format("  simulator speed: {:.3g} simulated ns per wall ns, {:.3g} per CPU ns ({:.3g} s wall, "
+				  "{:.3g} s CPU)",
+				  speed->sim_ns_per_wall_ns(), speed->sim_ns_per_cpu_ns(), speed->wall_s, speed->cpu_s);
 		if (speed->passed.clock_mhz > 0)
 			os << fmt::format(", {:.2f} M cycles/s ({:.2f} M per CPU s; {} of {} cycles evaluated)",
 					  speed->cycles_per_s() / 1e6, speed->cycles_per_cpu_s() / 1e6,
@@ -229,7 +233,11 @@ void report::write_table(std::ostream &os) const
 			s += c == 0 ? fmt::format("{:<{}}", row[c], w[c]) : fmt::format("  {:>{}}", row[c], w[c]);
 		os << s << '\n';
 	};
-	os << "  latency in ns" << (any_mbps ? "; MB/s = 10^6 bytes per second" : "") << '\n';
+	os << "  latency in ns" << (any_mbps ? "; MB/s = 10^6 bytes per second" : "")
+	   << (std::find(extra_keys.begin(), extra_keys.end(), "simulation") != extra_keys.end()
+		       ? "; simulation = simulated ns per CPU ns while the row ran"
+		       : "")
+	   << '\n';
 	print_row(head);
 	for (const auto &row : rows)
 		print_row(row);

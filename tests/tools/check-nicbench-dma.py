@@ -30,4 +30,15 @@ assert lost[0] == 0 and 0 < lost[1] < 100, f"lost frames at 1536 / 9600 B: {lost
 assert "the NIC dropped" in p.stderr and "9600 B" in p.stderr, p.stderr
 mb = res[1]["mbps"]
 assert 6000 < mb < 6700, f"9600 B on gen3 x8 should move at about the link's DMA write rate (6.6 GB/s): {mb} MB/s"
+# Each size reports its own simulator speed, and together the rows account
+# for the run's simulated time (the open and the close add a little).
+p = run(sys.argv[1], "throughput", "--path", "dma", "--size", "64,9600", "-n", "200", "--json")
+d = json.loads(p.stdout)
+whole = d["simulation"]["simulated_ns"]
+rows_ns = [r["simulation"]["simulated_ns"] for r in d["results"]]
+for r in d["results"]:
+    s = r["simulation"]
+    assert s["simulated_ns"] >= r["iterations"] * r["p50_ns"], f"a row's speed must cover its frames: {r}"
+    assert s["cpu_s"] > 0 and s["sim_ns_per_cpu_ns"] > 0, s
+assert sum(rows_ns) <= whole < sum(rows_ns) + 100_000, f"rows {rows_ns} against the run's {whole} simulated ns"
 print("nicbench dma ok:", rows, "enzian 9600 B:", mb, "MB/s,", lost[1], "lost")

@@ -103,3 +103,29 @@ TEST_CASE("table says whether times are simulated", "[report]")
 	CHECK(sim.str().find("write_stream") != std::string::npos);
 	CHECK(sim.str().find("4 KiB") != std::string::npos);
 }
+
+TEST_CASE("table shows the run's and each row's simulator speed per CPU ns", "[report]")
+{
+	report r = sample(true);
+	sim_speed whole;
+	whole.wall_s = 0.004;
+	whole.cpu_s = 0.002;
+	whole.passed.sim_ns = 3e6;
+	r.speed = whole;
+	sim_speed row;
+	row.cpu_s = 0.001;
+	row.wall_s = 0.001;
+	row.passed.sim_ns = 1.25e6;
+	r.results[1].extra["simulation"] = row.to_json();
+	std::ostringstream t;
+	write(r, format::table, t);
+	const std::string s = t.str();
+	CHECK(s.find("0.75 simulated ns per wall ns, 1.5 per CPU ns") != std::string::npos);
+	CHECK(s.find("simulation = simulated ns per CPU ns while the row ran") != std::string::npos);
+	CHECK(s.find("1.25x") != std::string::npos); // the row's object as one cell
+	CHECK(s.find("sim_ns_per_cpu_ns") == std::string::npos);
+	// JSON keeps the whole object for scripts.
+	const auto j = r.to_json();
+	CHECK(j["results"][1]["simulation"]["simulated_ns"] == 1.25e6);
+	CHECK(j["results"][0].contains("simulation") == false);
+}
