@@ -1,0 +1,110 @@
+// The bytes one frame of `nicbench throughput --path dma` on sim:nic_dma must
+// move, and nothing else: what the simulator's speed cannot beat on this
+// machine (issue 13; Documentation/benchmarking.md, session 13). Per frame:
+//   1. the driver copies the frame into its TX slot (dma_nic::send),
+//   2. the H2C engine model takes its snapshot of the slot (the bytes the
+//      engine reads; the host may reuse the slot once the engine is done),
+//   3. the C2H engine model writes the frame into the next RX slot,
+//   4. the driver copies it out into the caller's buffer (dma_nic::poll_rx),
+//   5. nicbench compares it with what was sent.
+// The same layout as the run: two rings of RING slots of BUF_BYTES each
+// (pioc::xdma::stream_ring's stride), a frame's bytes a slice of a 64 KiB
+// pool at a random offset (nicbench::frame_source), one recycled snapshot
+// buffer. Prints CPU ns per frame (the process's CPU clock, as the
+// simulator's speed meter reads it) for all five and for the model's two.
+//
+// usage: nic_copy_floor [SIZE [RING [FRAMES]]]   (default 9600 64 200000)
+#include <pioc/regs/nic_dma.hpp>
+
+#include <sys/mman.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <random>
+#include <vector>
+
+namespace {
+
+double cpu_ns()
+{
+	timespec ts{};
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return double(ts.tv_sec) * 1e9 + double(ts.tv_nsec);
+}
+
+std::byte *ring_memory(std::size_t bytes)
+{
+	void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED) {
+		std::perror("nic_copy_floor: mmap");
+		std::exit(1);
+	}
+	return static_cast<std::byte *>(p);
+}
+
+struct floor_run {
+	std::size_t size, ring;
+	std::byte *tx, *rx;
+	std::vector<std::byte> pool, snapshot, user;
+	std::mt19937_64 rng{42};
+
+	/** CPU ns per frame over @p frames; the driver's and nicbench's copies
+	 *  too unless @p model_only. Returns the compare's failures (0). */
+	double run(std::uint64_t frames, bool model_only, std::uint64_t &bad)
+	{
+		const std::size_t stride = pioc::regs::nic_dma::BUF_BYTES;
+		const std::size_t pool_bytes = pool.size() - pioc::regs::nic_dma::MTU;
+		const double t0 = cpu_ns();
+		for (std::uint64_t i = 0; i < frames; ++i) {
+			const std::byte *src = pool.data() + rng() % pool_bytes;
+			std::byte *txs = tx + (i % ring) * stride, *rxs = rx + (i % ring) * stride;
+			if (!model_only)
+				std::memcpy(txs, src, size);
+			std::memcpy(snapshot.data(), txs, size);
+			std::memcpy(rxs, snapshot.data(), size);
+			if (!model_only) {
+				std::memcpy(user.data(), rxs, size);
+				bad += std::memcmp(user.data(), src, size) != 0;
+			}
+		}
+		return (cpu_ns() - t0) / double(frames);
+	}
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	namespace nd = pioc::regs::nic_dma;
+	const std::size_t size = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : nd::MTU;
+	const std::size_t ring = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 64;
+	const std::uint64_t frames = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : 200000;
+	if (size < nd::MIN_FRAME || size > nd::MTU || ring == 0 || ring > nd::MAX_RING || frames == 0) {
+		std::fprintf(stderr,
+			     "nic_copy_floor: size %zu must be %llu..%llu bytes, ring %zu 1..%llu slots, frames > 0\n",
+			     size, (unsigned long long)nd::MIN_FRAME, (unsigned long long)nd::MTU, ring,
+			     (unsigned long long)nd::MAX_RING);
+		return 2;
+	}
+	floor_run f{size, ring, ring_memory(ring * nd::BUF_BYTES), ring_memory(ring * nd::BUF_BYTES),
+		    std::vector<std::byte>((std::size_t(1) << 16) + nd::MTU), std::vector<std::byte>(nd::MTU),
+		    std::vector<std::byte>(nd::MTU)};
+	for (auto &b : f.pool)
+		b = std::byte(f.rng());
+	std::uint64_t bad = 0;
+	f.run(frames / 10 + 1, false, bad); // warm: every slot touched once
+	const double all = f.run(frames, false, bad);
+	const double model = f.run(frames, true, bad);
+	std::printf("nic_copy_floor: %zu-byte frames, rings of %zu slots, %llu frames (MEASURED CPU time)\n", size,
+		    ring, (unsigned long long)frames);
+	std::printf("  driver + engine models + check (4 copies, 1 compare): %.0f ns per frame\n", all);
+	std::printf("  the engine models' two copies alone:                  %.0f ns per frame\n", model);
+	if (bad != 0) {
+		std::fprintf(stderr, "nic_copy_floor: %llu frames compared unequal\n", (unsigned long long)bad);
+		return 1;
+	}
+	return 0;
+}
