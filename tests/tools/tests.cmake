@@ -172,3 +172,15 @@ if(TARGET pciebench)
     COMMAND sh -c "d=$(mktemp -d) && trap 'rm -rf $d' EXIT && truncate -s 1M $d/x_h2c_0 $d/x_c2h_0 && if out=$($<TARGET_FILE:pciebench> dma -d xilinx:$d/x -Q 4 -n 10 -w 2 --sizes 64 --no-pin 2>&1); then echo \"passed: $out\"; exit 1; fi; echo \"$out\" | grep 'data check failed: 64-byte transfer 0 of 4 (card address 0x0'")
   set_tests_properties(tools.pciebench_xilinx_checked tools.pciebench_xilinx_check_fails PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
+
+# bench/sim_speeds.py, issue 13's speed table, over this build's tools
+# (about 3 s): every default model run measured once, each a positive speed
+# with its goal, the machine named, progress on stderr, bad input refused.
+# No limit on the speeds: CPU time is the machine's (testing.md).
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench AND Python3_Interpreter_FOUND
+   AND NOT CMAKE_CROSSCOMPILING AND NOT PIOC_SANITIZE AND NOT PIOC_TSAN)
+  add_test(NAME bench.sim_speeds
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-sim-speeds.py
+            ${CMAKE_SOURCE_DIR}/bench/sim_speeds.py ${CMAKE_BINARY_DIR})
+  set_tests_properties(bench.sim_speeds PROPERTIES TIMEOUT 600 LABELS bench)
+endif()
