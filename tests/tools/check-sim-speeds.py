@@ -5,8 +5,10 @@ machine is named, and bad input is refused with a message naming it.
 
 usage: check-sim-speeds.py PATH/TO/sim_speeds.py BUILD_DIR"""
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 script, build = sys.argv[1], sys.argv[2]
 
@@ -48,4 +50,19 @@ for args, msg in ((["--only", "no such run"], "--only 'no such run': no run matc
     assert p.returncode == 2 and msg in p.stderr, (args, p.returncode, p.stderr)
 p = subprocess.run([sys.executable, script, "--build", "/nonexistent"], capture_output=True, text=True)
 assert p.returncode == 2 and "/nonexistent/tools/pciebench: not built" in p.stderr, p.stderr
+# A tool that fails: the run is named with the command and its message, the
+# script exits 1 (no figure is made up for it).
+with tempfile.TemporaryDirectory() as d:
+    os.mkdir(os.path.join(d, "tools"))
+    for t in ("pciebench", "ecibench", "nicbench"):
+        path = os.path.join(d, "tools", t)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\necho \"no device for $*\" >&2\nexit 3\n")
+        os.chmod(path, 0o755)
+    p = subprocess.run([sys.executable, script, "--build", d, "--repeat", "2", "--only", "pciebench pio", "--json"],
+                       capture_output=True, text=True)
+    assert p.returncode == 1, (p.returncode, p.stderr)
+    doc = json.loads(p.stdout)
+    assert doc["runs"] == [] and len(doc["failures"]) == 1, doc
+    assert "pciebench pio --no-pin -q --json exited 3: no device for pio" in doc["failures"][0], doc["failures"]
 print(f"sim_speeds: {len(names)} runs measured; the table and the errors as documented")
