@@ -1,7 +1,8 @@
 // Testbench of the Bloom hash unit: every element's 8 hashes against
-// include/pioc/bloom_hash.hpp, 64 cycles of latency, one element per cycle
-// without backpressure, order and tags kept under random input gaps and
-// random output backpressure; both handshakes checked.
+// include/pioc/bloom_hash.hpp (short elements zero-padded past in_nbytes),
+// 64 cycles of latency, one element per cycle without backpressure, order
+// and tags kept under random input gaps and random output backpressure;
+// both handshakes checked.
 #include "Vbloom_hash.h"
 #include "common/sim.hpp"
 #include "pioc/bloom_hash.hpp"
@@ -14,6 +15,7 @@ namespace {
 
 struct elem {
 	std::uint8_t b[128];
+	std::uint8_t nbytes; // bytes hashed as given; the rest count as zeros
 	std::uint8_t tag;
 };
 
@@ -46,6 +48,7 @@ struct bloom_env : agent {
 				m->in_data[w] = v;
 			}
 			m->in_tag = todo.front().tag;
+			m->in_nbytes = todo.front().nbytes;
 		}
 		m->out_ready = !bp();
 	}
@@ -54,6 +57,7 @@ struct bloom_env : agent {
 		auto *m = s.m.get();
 		std::vector<std::uint64_t> in(m->in_data.m_storage, m->in_data.m_storage + 32);
 		in.push_back(m->in_tag);
+		in.push_back(m->in_nbytes);
 		c_in.observe(m->in_valid, m->in_ready, in, s.cycle);
 		std::vector<std::uint64_t> out(m->out_hash.m_storage, m->out_hash.m_storage + 16);
 		out.push_back(m->out_tag);
@@ -70,7 +74,9 @@ struct bloom_env : agent {
 				first_out = s.cycle;
 			REQUIRE(!inflight.empty());
 			const elem &e = inflight.front();
-			auto ref = pioc::bloom::hash(e.b);
+			std::uint8_t padded[128] = {};
+			std::memcpy(padded, e.b, e.nbytes);
+			auto ref = pioc::bloom::hash(padded);
 			for (int i = 0; i < 8; ++i) {
 				std::uint64_t got = std::uint64_t(m->out_hash[2 * i + 1]) << 32 | m->out_hash[2 * i];
 				INFO("element " << outputs << " hash " << i);
@@ -90,6 +96,9 @@ struct bloom_env : agent {
 			if (i % 7 == 0)
 				std::memset(e.b, i % 2 ? 0xff : 0x00, sizeof e.b);
 			e.tag = std::uint8_t(i);
+			// Mostly whole elements; every fifth a short one (a last chunk),
+			// whose bytes past nbytes are not zero here and must not count.
+			e.nbytes = i % 5 == 3 ? std::uint8_t(1 + s.rng() % 128) : 128;
 			todo.push_back(e);
 		}
 	}

@@ -3,7 +3,8 @@
 //   OP_ECHO  result = request
 //   OP_NOT   result = bitwise NOT of the request
 //   OP_ADD1  every whole little-endian 64-bit word + 1, a partial tail word echoed
-//   OP_BLOOM the 8 Bloom hashes of the chunk, zero-padded past in_nbytes (64 bytes)
+//   OP_BLOOM the 8 Bloom hashes of the chunk, zero-padded past in_nbytes (64 bytes;
+//            bloom_hash masks the bytes past in_nbytes)
 // ECHO/NOT/ADD1 take one cycle, BLOOM the bloom_hash pipeline's 64. Chunks
 // come out in order as long as the op does not change while chunks are in
 // flight (both users run one invocation at a time).
@@ -63,15 +64,9 @@ module invoke_fn
     logic          b_in_ready;
     logic [511:0]  b_hash;
     logic [TW-1:0] b_tag;
-    logic [1023:0] masked;
-    always_comb begin
-        for (int j = 0; j < 128; j++)
-            masked[8*j +: 8] = j < 32'(in_nbytes) ? in_data[8*j +: 8] : 8'h00;
-    end
-
     bloom_hash #(.TW(TW)) u_bloom (
         .clk, .rst_n,
-        .in_valid(in_valid && is_bloom), .in_ready(b_in_ready), .in_data(masked), .in_tag,
+        .in_valid(in_valid && is_bloom), .in_ready(b_in_ready), .in_data, .in_nbytes, .in_tag,
         .out_valid(b_out_valid), .out_ready, .out_hash(b_hash), .out_tag(b_tag));
 
     assign in_ready   = is_bloom ? b_in_ready : s_in_ready;
