@@ -28,7 +28,7 @@
 # usage: check_rtl_instructions.sh PATH/TO/test_rtl [LIMIT [MIN_RATIO [I1_LIMIT]]]
 set -euo pipefail
 prog=$1
-limit=${2:-2700}
+limit=${2:-2500}
 min_ratio=${3:-1.10}
 i1_limit=${4:-2}
 . "$(dirname "$0")/../../bench/callgrind_count.sh"

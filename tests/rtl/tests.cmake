@@ -34,7 +34,7 @@ if(PIOC_RTL)
   if(NOT CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64"
      AND NOT PIOC_SANITIZE AND NOT PIOC_TSAN)
     add_test(NAME rtl.instructions
-      COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_rtl_instructions.sh $<TARGET_FILE:test_rtl> 2700 1.10 2)
+      COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_rtl_instructions.sh $<TARGET_FILE:test_rtl> 2500 1.10 2)
     set_tests_properties(rtl.instructions PROPERTIES TIMEOUT 300 LABELS rtl)
     # rtl.speed's floors are live: under valgrind (about 8x slower than
     # native) rtl:xdma's floor fails with PIOC_SPEED_FLOORS=1 and is

@@ -40,8 +40,10 @@ module bloom_hash #(
         64'hf1bbcdcbfa53e0a8, 64'h538454127b096493, 64'hb54cda58fbbee87e, 64'h1715609f7c746c69,
         64'h78dde6e5fd29f054, 64'hdaa66d2c7ddf743f, 64'h3c6ef372fe94f82a, 64'h9e3779b97f4a7c15};
 
-    // Chain s is the input of stage s and the output of stage s - 1.
-    logic [NS:0]          v;
+    // Chain s is the input of stage s and the output of stage s - 1 (the
+    // valid bits unpacked: as one packed vector, the Verilated model built
+    // all 65 bits from the stages' at every evaluation).
+    logic                 v [NS+1];
     logic [NW-1:0]        n_q;      // elements in the stages (0..NS)
     logic [512*(NS+1)-1:0]  h;
     logic [1024*(NS+1)-1:0] d;

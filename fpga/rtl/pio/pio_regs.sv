@@ -80,23 +80,27 @@ module pio_regs
     wire status_rd = req && !we && is(O_ST, word) && wstrb[0];
     wire [63:0] status_now = STATUS_DONE | {1'b0, pend_seq, pend_len};
 
-    // Read value of the plain registers (CYCLES and INVOKE_STATUS handled below).
-    wire [63:0] cyc_rd = addr[2] ? {cycles_hi, cycles[31:0]} : cycles;
-    logic [63:0] rd_mux;
-    always @(*) begin   // not always_comb: iverilog 11 cannot take its constant selects
-        rd_mux = '0;
-        if (is(O_ID, word))   rd_mux = rd_mux | at(O_ID, pio_dev_pkg::ID_VALUE);
-        if (is(O_VER, word))  rd_mux = rd_mux | at(O_VER, VERSION);
-        if (is(O_CAPS, word)) rd_mux = rd_mux | at(O_CAPS, CAPS);
-        if (is(O_MHZ, word))  rd_mux = rd_mux | at(O_MHZ, pio_dev_pkg::CLOCK_MHZ);
-        if (is(O_SCR, word))  rd_mux = rd_mux | at(O_SCR, scratch);
-        if (is(O_TMO, word))  rd_mux = rd_mux | at(O_TMO, timeout);
-        if (is(O_DLY, word))  rd_mux = rd_mux | at(O_DLY, cfg_delay);
-        if (is(O_CNT, word))  rd_mux = rd_mux | at(O_CNT, invoke_count);
-        if (is(O_NRC, word))  rd_mux = rd_mux | at(O_NRC, nr_count);
-        if (is(O_CYC, word))  rd_mux = cyc_rd;
-        if (is(O_ST, word))   rd_mux = last_status;
-    end
+    // Read value of the plain registers (INVOKE_STATUS's held reads handled
+    // below), computed in the read's branch of the always_ff, not as a mux
+    // beside it: the Verilated image then decodes an address only when a read
+    // comes, instead of at every evaluation (its input-combinational region
+    // ran this decode every cycle, issue 13). The same logic in hardware.
+    function automatic logic [63:0] rd_value(input logic [9:0] w, input logic hi);
+        logic [63:0] r;
+        r = '0;
+        if (is(O_ID, w))   r = r | at(O_ID, pio_dev_pkg::ID_VALUE);
+        if (is(O_VER, w))  r = r | at(O_VER, VERSION);
+        if (is(O_CAPS, w)) r = r | at(O_CAPS, CAPS);
+        if (is(O_MHZ, w))  r = r | at(O_MHZ, pio_dev_pkg::CLOCK_MHZ);
+        if (is(O_SCR, w))  r = r | at(O_SCR, scratch);
+        if (is(O_TMO, w))  r = r | at(O_TMO, timeout);
+        if (is(O_DLY, w))  r = r | at(O_DLY, cfg_delay);
+        if (is(O_CNT, w))  r = r | at(O_CNT, invoke_count);
+        if (is(O_NRC, w))  r = r | at(O_NRC, nr_count);
+        if (is(O_CYC, w))  r = hi ? {cycles_hi, cycles[31:0]} : cycles;
+        if (is(O_ST, w))   r = last_status;
+        rd_value = r;
+    endfunction
 
     always_ff @(posedge clk) begin
         start  <= 1'b0;
@@ -132,7 +136,7 @@ module pio_regs
 
             if (req && !we && !status_rd) begin
                 rvalid <= 1'b1;
-                rdata  <= rd_mux;
+                rdata  <= rd_value(word, addr[2]);
                 if (is(O_CYC, word) && !addr[2]) cycles_hi <= cycles[63:32];
             end
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
@@ -398,12 +399,17 @@ private:
 		return b;
 	}
 
-	/** The 8 bytes at @p p as a little-endian word (one load where the host is). */
+	/** The 8 bytes at @p p as a little-endian word: one load where the host
+	 *  is little-endian (gcc -O2 does not merge the byte loop into one). */
 	static std::uint64_t le64(const std::uint8_t *p)
 	{
 		std::uint64_t v = 0;
-		for (unsigned i = 0; i < 8; ++i)
-			v |= std::uint64_t(p[i]) << (8 * i);
+		if constexpr (std::endian::native == std::endian::little) {
+			std::memcpy(&v, p, 8);
+		} else {
+			for (unsigned i = 0; i < 8; ++i)
+				v |= std::uint64_t(p[i]) << (8 * i);
+		}
 		return v;
 	}
 
@@ -462,8 +468,12 @@ private:
 		const std::uint64_t data = *p_.rdata;
 		if (beat_base >= h.addr && beat_base + 8 <= h.addr + h.len) {
 			std::uint8_t *o = h.out + (beat_base - h.addr);
-			for (unsigned i = 0; i < 8; ++i)   // a whole beat: one store where the host is little-endian
-				o[i] = std::uint8_t(data >> (8 * i));
+			if constexpr (std::endian::native == std::endian::little) {
+				std::memcpy(o, &data, 8);   // a whole beat: one store
+			} else {
+				for (unsigned i = 0; i < 8; ++i)
+					o[i] = std::uint8_t(data >> (8 * i));
+			}
 		} else {
 			for (unsigned i = 0; i < 8; ++i) {
 				std::uint64_t a = beat_base + i;
