@@ -62,6 +62,12 @@ struct bloom_env : agent {
 		std::vector<std::uint64_t> out(m->out_hash.m_storage, m->out_hash.m_storage + 16);
 		out.push_back(m->out_tag);
 		c_out.observe(m->out_valid, m->out_ready, out, s.cycle);
+		// busy: exactly while an element is inside (taken and not yet out);
+		// the stages are enabled by it, so a stuck count either stalls the
+		// pipeline or keeps an empty one running.
+		if (bool(m->busy) != !inflight.empty())
+			errors.push_back("busy " + std::to_string(m->busy) + " with " + std::to_string(inflight.size()) +
+					 " elements inside @" + std::to_string(s.cycle));
 		if (m->in_valid && m->in_ready) {
 			if (!first_in)
 				first_in = s.cycle;
@@ -132,6 +138,8 @@ TEST_CASE("bloom_hash: 64-cycle latency and one element per cycle", "[bloom]")
 	REQUIRE(e.s.run_until([&] { return e.outputs == 200; }, 2000));
 	CHECK(e.first_out - e.first_in == 64);
 	CHECK(e.s.cycle - e.first_in < 200 + 64 + 4);
+	e.s.step();
+	CHECK(!e.s.m->busy); // empty again: the stages hold still
 	REQUIRE(e.errors.empty());
 }
 

@@ -31,7 +31,8 @@ module bloom_hash #(
     output logic            out_valid,
     input  logic            out_ready,
     output logic [511:0]    out_hash,    // hash i at [64*i +: 64]
-    output logic [TW-1:0]   out_tag
+    output logic [TW-1:0]   out_tag,
+    output logic            busy         // an element is inside (the stages are enabled)
 );
     localparam int NS = 128 / BPS;
     localparam int NW = $clog2(NS + 1);
@@ -50,7 +51,7 @@ module bloom_hash #(
     logic [TW*(NS+1)-1:0]   t;
 
     wire adv = !(v[NS] && !out_ready);
-    wire run = adv && (in_valid || n_q != '0);
+    wire run = adv && (in_valid || busy);
     assign in_ready    = adv;
     assign v[0]        = in_valid;
     assign h[511:0]    = SEEDS;
@@ -71,6 +72,7 @@ module bloom_hash #(
             .out_v(v[s+1]), .out_h(h[512*(s+1) +: 512]), .out_d(d[1024*(s+1) +: 1024]), .out_t(t[TW*(s+1) +: TW]));
     end
 
+    assign busy      = n_q != '0;
     assign out_valid = v[NS];
     assign out_hash  = h[512*NS +: 512];
     assign out_tag   = t[TW*NS +: TW];
