@@ -13,10 +13,13 @@
 // The stages' enable is "the pipeline moves and holds or takes an element"
 // (run; n_q counts the elements inside), not only "the output is not
 // stalled": with every stage under the same condition, the Verilated model
-// tests an empty pipeline once per clock edge, not once per stage. Those 64 tests, spread over the image's largest function, were a
-// fifth of rtl:xdma's instruction-cache misses during DMA (issue 13,
-// Documentation/benchmarking.md). An empty pipeline that does not move holds
-// the same nothing, so the outputs are the same cycle for cycle.
+// tests an empty pipeline once per clock edge, not once per stage. Those 64
+// tests, spread over the image's largest function, made the code run every
+// cycle larger than a 32 KiB instruction cache: 36 misses per simulated
+// cycle in rtl:xdma's DMA loop, 0.08 without them (issue 13,
+// Documentation/benchmarking.md, session 15). An empty pipeline that does
+// not move holds the same nothing, so the outputs are the same cycle for
+// cycle.
 module bloom_hash #(
     parameter int BPS = 2,
     parameter int TW  = 8
