@@ -50,22 +50,25 @@ module coh_regs (
     /* verilator lint_on UNUSEDSIGNAL */
 
     wire [8:0] word = addr[11:3];
-    wire [63:0] cyc_rd = addr[2] ? {cycles_hi, cycles[31:0]} : cycles;
-    logic [63:0] rd_mux;
-    always @(*) begin   // not always_comb: iverilog 11 cannot take its constant selects
-        rd_mux = '0;
-        if (is(O_ID, word))  rd_mux = rd_mux | at(O_ID, coh_dev_pkg::ID_VALUE);
-        if (is(O_VER, word)) rd_mux = rd_mux | at(O_VER, VERSION);
-        if (is(O_CFG, word)) rd_mux = rd_mux | at(O_CFG, config_q);
-        if (is(O_OP, word))  rd_mux = rd_mux | at(O_OP, op_q);
-        if (is(O_TMO, word)) rd_mux = rd_mux | at(O_TMO, cfg_timeout);
-        if (is(O_DLY, word)) rd_mux = rd_mux | at(O_DLY, cfg_delay);
-        if (is(O_CNT, word)) rd_mux = rd_mux | at(O_CNT, count);
-        if (is(O_NRC, word)) rd_mux = rd_mux | at(O_NRC, nr_count);
-        if (is(O_SCR, word)) rd_mux = rd_mux | at(O_SCR, scratch);
-        if (is(O_CHN, word)) rd_mux = rd_mux | at(O_CHN, CHANNELS);
-        if (is(O_CYC, word)) rd_mux = cyc_rd;
-    end
+    // Read value, computed in the read's branch of the always_ff (as in
+    // pio_regs.sv): the Verilated image decodes an address only when a read
+    // comes, not at every evaluation. The same logic in hardware.
+    function automatic logic [63:0] rd_value(input logic [8:0] w, input logic hi);
+        logic [63:0] r;
+        r = '0;
+        if (is(O_ID, w))  r = r | at(O_ID, coh_dev_pkg::ID_VALUE);
+        if (is(O_VER, w)) r = r | at(O_VER, VERSION);
+        if (is(O_CFG, w)) r = r | at(O_CFG, config_q);
+        if (is(O_OP, w))  r = r | at(O_OP, op_q);
+        if (is(O_TMO, w)) r = r | at(O_TMO, cfg_timeout);
+        if (is(O_DLY, w)) r = r | at(O_DLY, cfg_delay);
+        if (is(O_CNT, w)) r = r | at(O_CNT, count);
+        if (is(O_NRC, w)) r = r | at(O_NRC, nr_count);
+        if (is(O_SCR, w)) r = r | at(O_SCR, scratch);
+        if (is(O_CHN, w)) r = r | at(O_CHN, CHANNELS);
+        if (is(O_CYC, w)) r = hi ? {cycles_hi, cycles[31:0]} : cycles;
+        rd_value = r;
+    endfunction
 
     always_ff @(posedge clk) begin
         rvalid <= 1'b0;
@@ -90,7 +93,7 @@ module coh_regs (
             end
             if (req && !we) begin
                 rvalid <= 1'b1;
-                rdata  <= rd_mux;
+                rdata  <= rd_value(word, addr[2]);
                 if (is(O_CYC, word) && !addr[2]) cycles_hi <= cycles[63:32];
             end
         end
