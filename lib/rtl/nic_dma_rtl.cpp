@@ -18,6 +18,7 @@
 #include "nic_dma_rtl.hpp"
 
 #include "Vnic_dma_top.h"
+#include "Vnic_dma_top___024root.h"
 #include "pioc/regs/nic_dma.hpp"
 #include "rtl_clock.hpp"
 #include "sim/nic/dma_nic_model.hpp"
@@ -40,7 +41,7 @@ using pioc::sim::stream_beat_bytes;
 constexpr std::uint64_t lookahead_ns = 64;
 
 /** XDMA's H2C0 towards the RTL: each beat offered from its cycle on. */
-class h2c_feed final : public tb::agent {
+class h2c_feed final : public tb::agent, public timed_input {
 public:
 	struct beat {
 		std::array<std::uint32_t, stream_beat_bytes / 4> data{};
@@ -52,6 +53,8 @@ public:
 	explicit h2c_feed(tb::sim<Vnic_dma_top> &s) : s_(s) {}
 	void push(const beat &b) { q_.push_back(b); }
 	bool empty() const noexcept { return q_.empty(); }
+	void clear() noexcept { q_.clear(); }
+	std::uint64_t next_cycle() const noexcept override { return q_.empty() ? UINT64_MAX : q_.front().cycle; }
 
 	void drive() override
 	{
@@ -77,11 +80,19 @@ private:
 /** XDMA's C2H0: takes the RTL's frames into the engine model while its
  *  stream input has room (c2h_stream_packets), a frame once started to its
  *  end, and offers each whole frame with the time of its last beat. */
-class c2h_take final : public tb::agent {
+class c2h_take final : public tb::agent, public timed_input {
 public:
 	explicit c2h_take(clocked<Vnic_dma_top> &c) : c_(c) {}
 	pioc::sim::xdma_dev *x = nullptr;
 	bool mid_frame() const noexcept { return in_frame_; }
+	/** A frame in assembly is lost (a reset). */
+	void clear() noexcept
+	{
+		cur_.clear();
+		in_frame_ = false;
+	}
+	/** Mid-frame it takes a beat every cycle (the image is not idle then). */
+	std::uint64_t next_cycle() const noexcept override { return in_frame_ ? 0 : UINT64_MAX; }
 
 	void drive() override
 	{
@@ -110,15 +121,21 @@ private:
 	bool in_frame_ = false;
 };
 
-/** The image, its BAR master and the two stream agents, built before the BAR. */
+/** The image, its BAR master and the two stream agents, built before the
+ *  BAR. With @p skip_idle the cycles in which no frame is anywhere between
+ *  H2C0 and C2H0 (the image's idle), no BAR access is in flight and no H2C
+ *  beat is due pass without evaluation (rtl_clock.hpp). */
 struct nic_dma_image {
-	nic_dma_image(unsigned stall, std::uint64_t seed)
+	nic_dma_image(unsigned stall, std::uint64_t seed, bool skip_idle)
 		: c("rtl:nic_dma", seed, R::clock_mhz),
 		  axi("nic_dma_rtl", PIOC_AXI4_PORT(c.s.m.get(), s_), &c.s.rng, &c.errors), h2c(c.s), c2h(c)
 	{
 		c.attach(axi, stall);
 		c.s.add(&h2c);
 		c.s.add(&c2h);
+		c.add_input(h2c);
+		c.add_input(c2h);
+		c.skip_idle(&c.s.m->rootp->nic_dma_top__DOT__u_cnt__DOT__count, skip_idle);
 		c.start();
 	}
 	clocked<Vnic_dma_top> c;
@@ -129,8 +146,8 @@ struct nic_dma_image {
 
 class nic_dma_rtl final : private nic_dma_image, public axi_bar<Vnic_dma_top>, public pioc::sim::stream_sink {
 public:
-	nic_dma_rtl(unsigned stall, std::uint64_t seed)
-		: nic_dma_image(stall, seed), axi_bar("rtl:nic_dma", R::bar_size, nic_dma_image::c, nic_dma_image::axi)
+	nic_dma_rtl(unsigned stall, std::uint64_t seed, bool skip_idle)
+		: nic_dma_image(stall, seed, skip_idle), axi_bar("rtl:nic_dma", R::bar_size, nic_dma_image::c, nic_dma_image::axi)
 	{}
 
 	/** Wires the engines' side: @p x owns this object and outlives it. */
@@ -173,6 +190,29 @@ public:
 			to = std::max(t_ns, std::min(t_ns + lookahead_ns, c2h.x->next_event_ns() - 1));
 		c.run_to(to);
 		finish_rx_frame();
+	}
+
+	/** The XDMA IP's user_reset, which the engine model asserts with a
+	 *  function reset (pioc.ko's at every last close): one clock edge with
+	 *  rst_n low puts every register of the image back, the FIFOs, stamp
+	 *  FIFOs, sequence numbers and the cycle counter included, at the
+	 *  instant of the reset (the image's time does not move, as the model's
+	 *  does not). H2C beats not yet taken and a C2H frame in assembly go
+	 *  with it, as the engine model's own queues do. */
+	void user_reset() override
+	{
+		h2c.clear();
+		c2h.clear();
+		tx_free_ = 0;
+		frame_bytes_ = 0;
+		auto &m = *c.s.m;
+		m.rst_n = 0;
+		m.clk = 0;
+		m.eval();
+		m.clk = 1;
+		m.eval();
+		m.rst_n = 1;
+		m.eval();
 	}
 
 	double h2c_stream(unsigned, const std::uint8_t *data, std::size_t len, bool eop, double first_ns,
@@ -218,7 +258,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent, std::uint64_t seed)
+std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent, std::uint64_t seed, bool skip_idle)
 {
 	pioc::sim::xdma_config cfg;
 	cfg.name = cfg.label = "rtl:nic_dma";
@@ -226,7 +266,7 @@ std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent, std:
 	cfg.h2c_channels = cfg.c2h_channels = 1; // fpga/vcu118/build.tcl nic_dma: one H2C and one C2H stream
 	cfg.config_bar = 0; // no AXI-Lite BAR: config BAR0, bypass (user) BAR1, as sim:nic_dma
 	cfg.user_bar = 1;
-	auto user = std::make_unique<nic_dma_rtl>(stall_percent, seed);
+	auto user = std::make_unique<nic_dma_rtl>(stall_percent, seed, skip_idle);
 	nic_dma_rtl *u = user.get();
 	auto dev = std::make_unique<pioc::sim::xdma_dev>(cfg, std::move(user),
 							 pioc::sim::make_card_memory(4096, cfg.card_mem_ns));

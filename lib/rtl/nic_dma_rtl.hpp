@@ -23,7 +23,10 @@
 
 namespace pioc::rtl {
 
-/** @p stall_percent adds random idle/backpressure cycles on the BAR's AXI port. */
-std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1);
+/** @p stall_percent adds random idle/backpressure cycles on the BAR's AXI
+ *  port; @p skip_idle false evaluates every cycle (the reference the
+ *  skipping is checked against). */
+std::unique_ptr<pioc::sim::target> make_nic_dma_rtl(unsigned stall_percent = 0, std::uint64_t seed = 1,
+							 bool skip_idle = true);
 
 } // namespace pioc::rtl

@@ -1,11 +1,12 @@
-// Shared by the RTL targets (rtl:pio, rtl:xdma): a Verilated image clocked
+// Shared by the RTL targets (rtl:pio, rtl:xdma, the NICs): a Verilated image clocked
 // at the register map's clock, simulated nanoseconds <-> cycles, AXI4
 // transfers driven to completion, and BAR0 of the PIO image on an AXI4 port.
 //
 // Speed: time advances in run_to() cycle by cycle only while something can
 // change. When the image says it is idle (its `idle` output: no invocation,
 // delay, held read or answer in flight) and every AXI port is quiet, the
-// cycles up to the target are skipped: only the free-running cycle counter
+// cycles up to the target, or up to the first cycle a stream input (an H2C
+// beat, timed_input) is due, are skipped: only the free-running cycle counter
 // would change, so it is advanced by the skipped count (public_flat_rw in
 // speed.vlt) and the model is not evaluated. Cycle accounting stays exact;
 // tests/rtl/test_rtl_speed.cpp checks that a host sees the same values and
@@ -28,6 +29,17 @@ namespace pioc::rtl {
  *  the longest INVOKE_TIMEOUT plus slack. */
 constexpr std::uint64_t max_cycles = 0xffffffffULL + 100000;
 
+/** An input of an image besides its AXI ports (a stream agent), which
+ *  idle-cycle skipping must not run past: the first cycle at which it may
+ *  drive anything, UINT64_MAX while it has nothing to offer. */
+class timed_input {
+public:
+	virtual std::uint64_t next_cycle() const noexcept = 0;
+
+protected:
+	~timed_input() = default;
+};
+
 /** A Verilated model @p M with its clock; time 0 is the end of reset. */
 template <class M> class clocked {
 public:
@@ -44,6 +56,9 @@ public:
 		s.add(&m);
 		ports_.push_back(&m);
 	}
+
+	/** Holds skipping back to the cycles before @p in next drives anything. */
+	void add_input(const timed_input &in) { inputs_.push_back(&in); }
 
 	/** Lets run_to() skip idle cycles: @p counter is the image's cycle
 	 *  counter register (made writable by speed.vlt), advanced by the cycles
@@ -77,8 +92,14 @@ public:
 		const std::uint64_t target = base_ + cycles_of(t_ns);
 		while (s.cycle < target) {
 			if (quiet()) {
-				skip(target - s.cycle);
-				return;
+				// up to the first cycle an input (a stream beat) comes in
+				std::uint64_t to = target;
+				for (const auto *in : inputs_)
+					to = std::min(to, in->next_cycle());
+				if (to > s.cycle) {
+					skip(to - s.cycle);
+					continue;
+				}
 			}
 			s.step();
 		}
@@ -131,6 +152,7 @@ private:
 	std::uint64_t skipped_ = 0;
 	std::uint64_t *counter_ = nullptr;
 	std::vector<tb::axi4_master<std::uint32_t> *> ports_;
+	std::vector<const timed_input *> inputs_;
 };
 
 /** A target whose time is a Verilated image's clock (for stats_of()). */

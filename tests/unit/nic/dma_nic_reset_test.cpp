@@ -5,6 +5,7 @@
 // run failed on a TX stamp numbered 60, the model's FLR having reset the
 // engines but not the NIC behind them.
 #include "unit/nic/random_frame.hpp"
+#include "unit/nic/round_trip.hpp"
 
 #include <pioc/nic/dma_nic.hpp>
 #include <pioc/regs/nic_dma.hpp>
@@ -24,20 +25,8 @@ void exchange(pioc::device &dev, unsigned frames)
 {
 	with_dma_nic(dev, {8, 8}, [&](auto &nic) {
 		std::mt19937_64 rng(frames);
-		std::vector<std::byte> buf(mtu);
-		for (unsigned i = 0; i < frames; ++i) {
-			const auto f = nic_test::random_frame(rng, 64 + 500 * i);
-			REQUIRE(nic.send(f));
-			std::size_t n = 0;
-			for (int k = 0; k < 100000 && !(n = nic.poll_rx(buf)); ++k) {}
-			REQUIRE(n == f.size());
-			REQUIRE(std::equal(f.begin(), f.end(), buf.begin()));
-			tx_info ti;
-			bool reaped = false;
-			for (int k = 0; k < 100000 && !(reaped = nic.poll_tx(ti)); ++k) {}
-			REQUIRE(reaped);
-			CHECK(ti.len == f.size());
-		}
+		for (unsigned i = 0; i < frames; ++i)
+			nic_test::round_trip(nic, nic_test::random_frame(rng, 64 + 500 * i));
 	});
 }
 
