@@ -92,10 +92,19 @@ module nic_eci_top #(
                                  E_TX = '0,                                      // its CPU channel 0
                                  E_NONE = '1;                                    // lines of no channel
     localparam logic [AW-1:0] CYC = AW'(nic_eci_pkg::CYCLES_OFF), FEAT = AW'(nic_eci_pkg::FEATURES_OFF);
-    wire [63:0] features = (rx_banks ? 64'(nic_eci_pkg::FEAT_RX_BANKS) : 64'd0) |
-                           (tx_banks ? 64'(nic_eci_pkg::FEAT_TX_BANKS) : 64'd0) |
-                           (rx_banks || tx_banks ? 64'(nic_eci_pkg::BANK_LINES) << nic_eci_pkg::FEAT_LINES_SHIFT :
-                                                   64'd0);
+    // The mode pins, taken while rst_n is low and held after: they are
+    // constants of a build (enzian_nic_app ties them high), but as inputs
+    // every gate they reach would sit in the input-combinational logic a
+    // simulator evaluates on every input change (Verilator's ico region).
+    logic rxb, txb;
+    always_ff @(posedge clk)
+        if (!rst_n) begin
+            rxb <= rx_banks;
+            txb <= tx_banks;
+        end
+    wire [63:0] features = (rxb ? 64'(nic_eci_pkg::FEAT_RX_BANKS) : 64'd0) |
+                           (txb ? 64'(nic_eci_pkg::FEAT_TX_BANKS) : 64'd0) |
+                           (rxb || txb ? 64'(nic_eci_pkg::BANK_LINES) << nic_eci_pkg::FEAT_LINES_SHIFT : 64'd0);
 
     // NIC window offset -> engine offset, and back
     function automatic logic [AW-1:0] to_eng(input logic [AW-1:0] a);
@@ -154,7 +163,7 @@ module nic_eci_top #(
     coh_engine #(.AW(AW), .ID_W(ID_W), .EXT_FN(1'b1), .BANK_LINES(32'(nic_eci_pkg::BANK_LINES)),
                  .TX_BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
         .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
-        .cfg_delay(32'd0), .bank_mode(rx_banks), .tx_bank_mode(tx_banks), .cnt_result(), .cnt_not_ready(),
+        .cfg_delay(32'd0), .bank_mode(rxb), .tx_bank_mode(txb), .cnt_result(), .cnt_not_ready(),
         .rdreq_valid(rdreq_valid && !is_cyc), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
         .rdreq_excl,
         .rdrsp_valid(e_rdrsp_valid), .rdrsp_ready(rdrsp_ready && !cyc_v), .rdrsp_id(e_rdrsp_id),
