@@ -3,6 +3,7 @@
 
 #include "Vnic_eci_top.h"
 #include "Vnic_eci_top___024root.h"
+#include "arm_edge.hpp"
 #include "common/sim.hpp"
 #include "dc_ports.hpp"
 #include "pioc/coherent/proto.hpp"
@@ -61,6 +62,10 @@ struct nic_eci_ports::impl : tb::agent {
 		s.m->rx_banks = o.rx_banks; // mode pins: set before the reset, held
 		s.m->tx_banks = o.tx_banks;
 		s.add(this);
+		// Every output the ports sample is a register's (nic_eci_top.sv:
+		// rdreq_ready included): no evaluation before the edge is needed.
+		if (o.one_eval && can_arm_edge<Vnic_eci_top>)
+			s.arm_edge = arm_edge<Vnic_eci_top>;
 		s.reset();
 	}
 

@@ -40,6 +40,11 @@ public:
 		/** The image's tx_banks pin: TX requests may come whole with data
 		 *  banks, FEATURES also says FEAT_TX_BANKS (and BANK_LINES). */
 		bool tx_banks = false;
+		/** One evaluation per edge instead of two (tb::sim::arm_edge): every
+		 *  output the ports sample is a register's, so the evaluation that
+		 *  only settled the inputs before the edge changes nothing. Off: the
+		 *  reference it is checked against. */
+		bool one_eval = true;
 	};
 	explicit nic_eci_ports(options o);
 	nic_eci_ports() : nic_eci_ports(options{}) {}

@@ -28,7 +28,7 @@ nic_eci_rtl_engine::nic_eci_rtl_engine(sim::eci::system &sys, options o)
 					sys.cfg().device_bytes, N::bar_size));
 	if (double(N::NOT_READY_CYCLES) * period_ >= sys.cfg().timeout_ns)
 		throw error(errc::invalid_argument, "rtl:nic_eci: NOT_READY_CYCLES is not before the CPU's machine check");
-	rtl_ = std::make_unique<nic_eci_ports>(nic_eci_ports::options{o.seed, o.stall_percent, o.rx_banks, o.skip_idle, o.tx_banks});
+	rtl_ = std::make_unique<nic_eci_ports>(nic_eci_ports::options{o.seed, o.stall_percent, o.rx_banks, o.skip_idle, o.tx_banks, o.one_eval});
 	sys_.attach(this);
 }
 

@@ -51,6 +51,8 @@ public:
 		 *  may come whole with data banks, FEATURES says FEAT_TX_BANKS (the
 		 *  Enzian build ties it on). Off in "rtl:nic_eci_lines". */
 		bool tx_banks = true;
+		/** One evaluation per edge (nic_eci_ports::options::one_eval). */
+		bool one_eval = true;
 	};
 	/** Attaches itself to @p sys. Throws errc::invalid_argument unless the
 	 *  simulated CPU has 128-byte lines, the window fits the device-homed

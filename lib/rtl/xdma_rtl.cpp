@@ -5,6 +5,7 @@
 
 #include "Vxdma_user_top.h"
 #include "Vxdma_user_top___024root.h"
+#include "arm_edge.hpp"
 #include "rtl_clock.hpp"
 #include "pioc/regs/pio_dev.hpp"
 #include "sim/xdma/xdma_dev.hpp"
@@ -16,22 +17,6 @@ namespace pioc::rtl {
 
 namespace {
 namespace R = pioc::regs::pio_dev;
-
-/** Verilator 5.006 keeps the clock's value at the last evaluation in
- *  __Vtrigrprev__TOP__clk and sees a rising edge when clk is 1 and that is
- *  0. Another Verilator names it differently: there rtl:xdma evaluates
- *  twice per cycle (slower, the same values and times). */
-template <class M>
-constexpr bool can_arm_edge = requires(M &m) { m.rootp->__Vtrigrprev__TOP__clk = 0; };
-
-/** The next eval() is a rising edge of clk (tb::sim::arm_edge). */
-template <class M> void arm_edge(M &m)
-{
-	if constexpr (can_arm_edge<M>) {
-		m.clk = 1;
-		m.rootp->__Vtrigrprev__TOP__clk = 0;
-	}
-}
 
 /** The one Verilated xdma_user_top both adapters below drive. The AXI-Lite
  *  control port (ctl_*) stays idle: its BAR is the XDMA IP's BAR0 on the

@@ -299,6 +299,7 @@ module coh_engine #(
     logic [10:0]        mchunk;       // chunk of the current message sent next
     logic [1023:0]      res [NCPU];   // answer line of a finished invocation
     logic [NL-1:0]      need_lci, lci_out, need_ul;
+    logic [NL-1:0]      ul_line;      // the line whose UL ulreq_addr holds (none: a bank line's)
     // multi-chunk state of a CPU channel
     logic [NCPU*11-1:0] mnext;        // next request chunk expected
     logic [NCPU*16-1:0] moff;         // request bytes received
@@ -567,15 +568,20 @@ module coh_engine #(
 
     // ---- LCI and UL issue: lowest pending line first. A line's LCI waits
     // while its previous LCI or UL is still in flight (one lock at a time).
+    // (The UL's line as a mask, not an address compared per line, and the
+    // search only while there is something to find: a simulator runs this
+    // block every cycle, and the ten address compares were a tenth of an
+    // rtl:nic_eci cycle.)
     int lci_pick, ul_pick;
+    wire [NL-1:0] lci_cand = need_lci & ~lci_out & ~need_ul & (ulreq_valid ? ~ul_line : '1);
     always_comb begin
         lci_pick = -1;
         ul_pick  = -1;
-        for (int l = NL - 1; l >= 0; l--) begin
-            if (need_lci[l] && !lci_out[l] && !need_ul[l] && !(ulreq_valid && ulreq_addr == addr_of(l)))
-                lci_pick = l;
-            if (need_ul[l])  ul_pick = l;
-        end
+        if (lci_cand != '0 || need_ul != '0)
+            for (int l = NL - 1; l >= 0; l--) begin
+                if (lci_cand[l]) lci_pick = l;
+                if (need_ul[l])  ul_pick = l;
+            end
     end
 
     // a consumed CPU word whose answer is not given yet
@@ -726,6 +732,7 @@ module coh_engine #(
             need_lci     <= '0;
             lci_out      <= '0;
             need_ul      <= '0;
+            ul_line      <= '0;
             mnext        <= '0;
             moff         <= '0;
             rtot         <= '0;
@@ -1171,14 +1178,17 @@ module coh_engine #(
             if ((!ulreq_valid || ulreq_ready) && ul_pick >= 0) begin
                 ulreq_valid <= 1'b1;
                 ulreq_addr  <= addr_of(ul_pick);
+                ul_line     <= NL'(1) << ul_pick;
                 for (int l = 0; l < NL; l++)
                     if (l == ul_pick) need_ul[l] <= 1'b0;
             end else if (bk_ul_go) begin
                 ulreq_valid <= 1'b1;
-                ulreq_addr  <= bank_addr(bk_ul_idx);
+                ulreq_addr  <= bank_addr(bk_ul_idx);   // in the bank window, past every line's
+                ul_line     <= '0;
             end else if (tb_ul_go) begin
                 ulreq_valid <= 1'b1;
                 ulreq_addr  <= tx_bank_addr(tb_ul_idx);
+                ul_line     <= '0;
             end
         end
     end

@@ -126,8 +126,13 @@ module nic_eci_top #(
     logic [ID_W-1:0] e_rdrsp_id;
     logic [1023:0]   e_rdrsp_data;
     wire  is_cyc = rdreq_addr == CYC || rdreq_addr == FEAT;
-    wire  cyc_take = rdreq_valid && is_cyc && !cyc_v && !e_rdrsp_valid;
-    assign rdreq_ready = is_cyc ? !cyc_v && !e_rdrsp_valid : e_rdreq_ready;
+    // One ready for both, from registers only: a read waits while a CYCLES
+    // answer is up or the engine cannot take one, whichever it is for. (A
+    // ready that followed the request's address was the one output with a
+    // path from an input: a simulator had to settle the inputs before the
+    // clock edge, two evaluations per cycle instead of one.)
+    assign rdreq_ready = !cyc_v && e_rdreq_ready;
+    wire  cyc_take = rdreq_valid && is_cyc && rdreq_ready;
     // a CYCLES answer, once up, goes first; the engine's waits (its valid stays)
     assign rdrsp_valid = cyc_v || e_rdrsp_valid;
     assign rdrsp_id    = cyc_v ? cyc_id : e_rdrsp_id;
@@ -164,7 +169,7 @@ module nic_eci_top #(
                  .TX_BANK_LINES(32'(nic_eci_pkg::BANK_LINES))) u_eng (
         .clk, .rst_n, .cfg_excl(1'b1), .cfg_op(8'd0), .cfg_timeout(32'(nic_eci_pkg::NOT_READY_CYCLES)),
         .cfg_delay(32'd0), .bank_mode(rxb), .tx_bank_mode(txb), .cnt_result(), .cnt_not_ready(),
-        .rdreq_valid(rdreq_valid && !is_cyc), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
+        .rdreq_valid(rdreq_valid && !is_cyc && !cyc_v), .rdreq_ready(e_rdreq_ready), .rdreq_id, .rdreq_addr(to_eng(rdreq_addr)),
         .rdreq_excl,
         .rdrsp_valid(e_rdrsp_valid), .rdrsp_ready(rdrsp_ready && !cyc_v), .rdrsp_id(e_rdrsp_id),
         .rdrsp_data(e_rdrsp_data), .rdrsp_excl(e_rdrsp_excl),
