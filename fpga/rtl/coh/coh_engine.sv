@@ -548,7 +548,6 @@ module coh_engine #(
     end
     assign dmsg_ready = ans_go && ans_c == NCPU && !ans_nr && b_st == B_PEND;
 
-    wire [1023:0] msg_line = {dmsg_data, mk_word(K_MSG, dmsg_last, mchunk, 16'(dmsg_len), mseq + 32'd1)};
     assign dmsg_chunk = bank_mode ? bk_chunk : mchunk;
 
     // An incoming read is taken when no held answer wants the output register.
@@ -626,7 +625,6 @@ module coh_engine #(
         /* verilator lint_on UNUSEDSIGNAL */
     end
     // a whole message: the answered line (word + bytes 0..119), its rest in the bank
-    wire [1023:0] bk_line = {bk_ctl, mk_word(K_MSG, 1'b1, 11'h7ff, bk_total, mseq + 32'd1)};
 
     // ---- data banks of CPU channel 0 (coh_tx_banks): whole requests
     localparam int TBL = TX_BANK_LINES > 0 ? TX_BANK_LINES : 1;
@@ -997,13 +995,16 @@ module coh_engine #(
                             if (tr && (b_res & C_VALID) == 0) cnt_not_ready <= 1'b1;
                             b_st <= B_IDLE;
                         end else if (bank_mode) begin
-                            line   = bk_line;
+                            // (the answer lines built here, where they are
+                            // used, not as wires a simulator rebuilt at every
+                            // change of the message's row: every cycle)
+                            line   = {bk_ctl, mk_word(K_MSG, 1'b1, 11'h7ff, bk_total, mseq + 32'd1)};
                             tr     = 1'b0;
                             mseq   <= mseq + 32'd1;
                             cnt_result <= 1'b1;
                             b_st <= B_IDLE;
                         end else begin
-                            line = msg_line;
+                            line = {dmsg_data, mk_word(K_MSG, dmsg_last, mchunk, 16'(dmsg_len), mseq + 32'd1)};
                             tr   = 1'b0;
                             // the message number advances after its final chunk
                             if (dmsg_last) begin
