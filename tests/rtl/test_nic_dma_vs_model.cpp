@@ -112,7 +112,10 @@ namespace {
  *  ns each: the reset comes at every stage of the frame's way), then a new
  *  driver's frames, each byte-exact with its stamps (a driver that expects
  *  frame 0's stamps first). Whether the old frame came back before the
- *  reset, for each @p polls. */
+ *  reset, for each @p polls. The engines' writes posted before the close
+ *  may land after the driver freed its rings: the engine model logs them
+ *  as unsupported requests (on the board they land in pioc.ko's graveyard,
+ *  kept until bus mastering is off). */
 std::vector<bool> reset_mid_frame(const char *spec, const std::vector<unsigned> &polls)
 {
 	auto dev = pioc::device::open(spec);
