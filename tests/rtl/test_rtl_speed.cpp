@@ -663,6 +663,25 @@ struct nic_run {
 	double cpu = 0;
 };
 
+/** What a stretch of a run cost the image @p t: the CPU time and the
+ *  simulated and evaluated cycles from construction to into(). */
+class run_cost {
+public:
+	explicit run_cost(const target &t) : t_(t), s0_(pioc::rtl::stats_of(t)), c0_(cpu_s()) {}
+	void into(nic_run &out) const
+	{
+		out.cpu = cpu_s() - c0_;
+		const auto s1 = pioc::rtl::stats_of(t_);
+		out.cycles = s1.cycles - s0_.cycles;
+		out.evaluated = s1.evaluated_cycles - s0_.evaluated_cycles;
+	}
+
+private:
+	const target &t_;
+	pioc::rtl::rtl_stats s0_;
+	double c0_;
+};
+
 /** A Verilated NIC image that @p make builds (idle cycles skipped or not),
  *  opened as device @p name with PCI device ID @p id on a Gen3 x16 link. */
 template <class F> pioc::device image_device(const char *name, std::uint16_t id, F make)
@@ -715,17 +734,13 @@ nic_run nic_pio_traffic(bool skip, unsigned rounds)
 	auto &t = dev.sim_link()->device();
 	const auto frames = frames_for(9, 8);
 	nic::with_pio_nic(dev, {8, 8}, [&](auto &nic) {
-		const auto s0 = rtl::stats_of(t);
-		const double c0 = cpu_s();
+		const run_cost cost(t);
 		ping_rounds(nic, frames, rounds, out);
 		nic.use_rx_interrupt(nic::pio_nic_rx_interrupt(dev));
 		irq_round(nic, frames, out.times);
 		out.burst = burst(nic, frames);
 		out.times.push_back(nic.host_ns());
-		out.cpu = cpu_s() - c0;
-		const auto s1 = rtl::stats_of(t);
-		out.cycles = s1.cycles - s0.cycles;
-		out.evaluated = s1.evaluated_cycles - s0.evaluated_cycles;
+		cost.into(out);
 	});
 	return out;
 }
@@ -807,8 +822,7 @@ nic_run nic_dma_traffic(bool skip, unsigned rounds)
 	device dev = image_device("nic_dma_skip", 0x9049, [=] { return rtl::make_nic_dma_rtl(0, 1, skip); });
 	auto &t = dev.sim_link()->device();
 	const auto frames = frames_for(11, 8);
-	const auto s0 = rtl::stats_of(t);
-	const double c0 = cpu_s();
+	const run_cost cost(t);
 	nic::with_dma_nic(dev, {8, 8}, [&](auto &nic) {
 		ping_rounds(nic, frames, rounds, out);
 		out.burst = burst(nic, frames);
@@ -820,10 +834,7 @@ nic_run nic_dma_traffic(bool skip, unsigned rounds)
 	nic::with_dma_nic(
 		dev, {8, 8},
 		[&](auto &nic) { irq_round(nic, frames, out.times); }, true);
-	out.cpu = cpu_s() - c0;
-	const auto s1 = rtl::stats_of(t);
-	out.cycles = s1.cycles - s0.cycles;
-	out.evaluated = s1.evaluated_cycles - s0.evaluated_cycles;
+	cost.into(out);
 	return out;
 }
 
