@@ -23,6 +23,10 @@
  * moves (tests/herd/x86-payload-before-flag.litmus).
  * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86). What
  * each end writes privately is aligned to 128 bytes (detail::private_align).
+ * Entries are on adjacent lines (the ECI device's layout); cq_ring and
+ * ff_queue take a spacing for experiments (bench/queue_pingpong: on AMD
+ * Zen 4, FastForward's slots 3 lines apart made its 16- and 64-slot round
+ * trips 10-25% shorter; the CNI queue's changed within the noise).
  */
 #pragma once
 
@@ -33,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace pioc::coherent {
 
@@ -66,11 +71,11 @@ inline void check_ring(std::uintptr_t mem, std::uint32_t entries, std::uint32_t 
 /** A CNI cachable queue over a line-access policy (pioc/coherent/lines.hpp):
  *  mem_lines on ordinary memory or the module's ECI window, eci_sim_lines
  *  in the ECI model (where the other end can be the device: sim::eci::
- *  cq_engine). Layout from @p base: line 0 holds head, then @p entries
- *  lines. (Padding entries to 128-byte pairs against x86's adjacent-line
- *  prefetch made round trips 2-8% slower on AMD Zen 4: the next entry's line
- *  arriving early helps the receiver; see benchmarking.md.) Entry header:
- *  bit 0 valid (sense), bits 16-31 length.
+ *  cq_engine). Layout from @p base, in strides of entry_lines lines (1
+ *  unless asked: the device's layout): the head in the first, entry i in
+ *  stride 1 + i. (Padding entries to 128-byte pairs made round trips 2-8%
+ *  slower on AMD Zen 4, 3 lines changed them within the noise; see
+ *  benchmarking.md.) Entry header: bit 0 valid (sense), bits 16-31 length.
  *  The code is the same for every policy; the policy is a template
  *  argument, so the hardware loop has no backend branch. */
 /** The entry format of a cachable queue, shared by every end (the device
@@ -93,16 +98,20 @@ struct cq_entry {
 template <line_policy Lines>
 class alignas(detail::private_align) cq_ring { // read by both ends: nothing written may share its line
 public:
-	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept
+	static std::size_t bytes(std::uint32_t entries, std::uint32_t line, std::uint32_t entry_lines = 1) noexcept
 	{
-		return std::size_t(entries + 1) * line;
+		return std::size_t(entries + 1) * line * entry_lines;
 	}
 	/** The ring starts at offset @p base of @p lines' window (line-aligned);
-	 *  its memory must read as zeros before the first use. */
-	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries)
-	    : L_(lines), base_(base), n_(entries), stride_(lines.line_size())
+	 *  its memory must read as zeros before the first use. Entries are
+	 *  @p entry_lines lines apart (1 to 16). */
+	cq_ring(Lines lines, std::uint64_t base, std::uint32_t entries, std::uint32_t entry_lines = 1)
+	    : L_(lines), base_(base), n_(entries), stride_(lines.line_size() * entry_lines)
 	{
 		detail::check_ring(base, entries, L_.line_size());
+		if (entry_lines < 1 || entry_lines > 16)
+			throw error(errc::invalid_argument,
+				    "coherent queue: entry_lines " + std::to_string(entry_lines) + ": must be 1 .. 16");
 	}
 	std::uint32_t payload_max() const noexcept { return L_.line_size() - 8; }
 	std::uint32_t entries() const noexcept { return n_; }
@@ -230,24 +239,32 @@ private:
 	}
 };
 
-/** FastForward: @p entries line-sized slots in @p mem (zeroed, aligned). */
+/** FastForward: @p entries line-sized slots in @p mem (zeroed, aligned),
+ *  on adjacent lines as published, or @p slot_lines lines apart (1 to 16;
+ *  bench/queue_pingpong compares both). */
 class ff_queue {
 public:
-	static std::size_t bytes(std::uint32_t entries, std::uint32_t line) noexcept { return std::size_t(entries) * line; }
-	ff_queue(void *mem, std::uint32_t entries, std::uint32_t line)
-	    : mem_(static_cast<std::uint8_t *>(mem)), n_(entries), line_(line)
+	static std::size_t bytes(std::uint32_t entries, std::uint32_t line, std::uint32_t slot_lines = 1) noexcept
+	{
+		return std::size_t(entries) * line * slot_lines;
+	}
+	ff_queue(void *mem, std::uint32_t entries, std::uint32_t line, std::uint32_t slot_lines = 1)
+	    : mem_(static_cast<std::uint8_t *>(mem)), n_(entries), line_(line), stride_(line * slot_lines)
 	{
 		detail::check_ring(reinterpret_cast<std::uintptr_t>(mem), entries, line);
+		if (slot_lines < 1 || slot_lines > 16)
+			throw error(errc::invalid_argument,
+				    "coherent queue: slot_lines " + std::to_string(slot_lines) + ": must be 1 .. 16");
 	}
 	std::uint32_t payload_max() const noexcept { return line_ - 8; }
 
 	bool try_send(const void *p, std::size_t n) noexcept
 	{
 		std::uint64_t &tail_ = tx_.i;
-		std::uint8_t *s = mem_ + std::size_t(tail_ % n_) * line_;
+		std::uint8_t *s = mem_ + std::size_t(tail_ % n_) * stride_;
 		if (detail::ld_acq(s) != 0)
 			return false;
-		copy_payload(s + 8, static_cast<const std::uint8_t *>(p), n);
+		copy_to_line(s + 8, static_cast<const std::uint8_t *>(p), n);
 		detail::st_rel(s, 1 | (std::uint64_t(n) << 16));
 		++tail_;
 		return true;
@@ -260,12 +277,12 @@ public:
 	long try_receive(void *p, std::size_t cap) noexcept
 	{
 		std::uint64_t &head_ = rx_.i;
-		std::uint8_t *s = mem_ + std::size_t(head_ % n_) * line_;
+		std::uint8_t *s = mem_ + std::size_t(head_ % n_) * stride_;
 		std::uint64_t h = detail::ld_acq(s);
 		if (h == 0)
 			return -1;
 		std::size_t n = (h >> 16) & 0xffff;
-		copy_payload(static_cast<std::uint8_t *>(p), s + 8, n < cap ? n : cap);
+		copy_from_line(static_cast<std::uint8_t *>(p), s + 8, n < cap ? n : cap);
 		detail::st_rel(s, 0);
 		++head_;
 		return static_cast<long>(n);
@@ -285,7 +302,7 @@ private:
 		std::uint64_t i = 0;
 	};
 	std::uint8_t *mem_;
-	std::uint32_t n_, line_;
+	std::uint32_t n_, line_, stride_;
 	own tx_, rx_;
 };
 

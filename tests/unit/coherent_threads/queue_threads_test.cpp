@@ -94,13 +94,49 @@ TEST_CASE("CNI queue layout: the head's line, then one line per entry (the devic
 {
 	for (std::uint32_t line : {64u, 128u}) {
 		CHECK(cq::bytes(8, line) == 9u * line);
-		aligned_mem mem(cq::bytes(8, line), line);
+		aligned_mem mem(cq::bytes(8, line) * 3, line);
 		cq q(mem.p, 8, line);
 		CHECK(q.head_off() == 0);
 		for (std::uint32_t i = 0; i < 16; ++i)
 			CHECK(q.entry_off(i) == std::uint64_t(1 + i % 8) * line);
 		CHECK(cq_ring<eci_sim_lines>::bytes(8, line) == 9u * line);
+		// Spaced (bench/queue_pingpong): the head's stride, then one per entry.
+		CHECK(cq_ring<mem_lines>::bytes(8, line, 3) == 27u * line);
+		cq_ring<mem_lines> spaced(mem_lines(mem.p, line), 0, 8, 3);
+		for (std::uint32_t i = 0; i < 8; ++i)
+			CHECK(spaced.entry_off(i) == std::uint64_t(1 + i) * 3 * line);
+		CHECK_THROWS_WITH(cq_ring<mem_lines>(mem_lines(mem.p, line), 0, 8, 17), Catch::Contains("entry_lines 17"));
+		CHECK_THROWS_WITH(ff_queue(mem.p, 8, line, 0), Catch::Contains("slot_lines 0"));
 	}
+}
+
+TEST_CASE("The spaced queues carry every message, ring wraps and full rings included")
+{
+	// Two threads, a ring of 4 spaced entries: wraps every 4 messages and
+	// is full often; every message arrives once, in order.
+	const std::uint32_t line = 64, entries = 4;
+	aligned_mem m(cq_ring<mem_lines>::bytes(entries, line, 3), line);
+	cq_ring<mem_lines> q(mem_lines(m.p, line), 0, entries, 3);
+	aligned_mem fm(ff_queue::bytes(entries, line, 3), line);
+	ff_queue f(fm.p, entries, line, 3);
+	constexpr std::uint64_t n = 20000;
+	std::thread t([&] {
+		cq_ring<mem_lines>::sender s(q);
+		for (std::uint64_t i = 0; i < n; ++i) {
+			s.send(&i, 8);
+			f.send(&i, 8);
+		}
+	});
+	cq_ring<mem_lines>::receiver r(q);
+	std::uint64_t bad = 0;
+	for (std::uint64_t i = 0; i < n; ++i) {
+		std::uint64_t a = ~0ull, b = ~0ull;
+		CHECK(r.receive(&a, 8) == 8);
+		CHECK(f.receive(&b, 8) == 8);
+		bad += (a != i) + (b != i);
+	}
+	t.join();
+	CHECK(bad == 0);
 }
 
 TEST_CASE("Queue ends kept side by side do not share a line (false sharing doubled the round trip)")
