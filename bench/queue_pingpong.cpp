@@ -20,6 +20,7 @@
 //
 // usage: queue_pingpong [ITERATIONS_PER_ROUND [ROUNDS [ENTRIES[,ENTRIES...]]]]
 //        (defaults 20000 10 4,64)
+#include <pioc/bench/placed.hpp>
 #include <pioc/clock.hpp>
 #include <pioc/coherent/queue.hpp>
 
@@ -31,7 +32,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <string>
 #include <thread>
 #include <utility>
@@ -74,43 +74,12 @@ void rounds(std::uint64_t iters, Echo echo, Ping ping, std::vector<std::uint64_t
 	t.join();
 }
 
-constexpr std::size_t block = 256; // two 128-byte prefetch pairs: nothing else shares them
+using bench::placed;
 
-/** A T alone on zeroed, block-aligned heap memory. */
-template <class T>
-class placed {
-public:
-	template <class... A>
-	explicit placed(A &&...a) : mem_(zeroed_block(sizeof(T))), obj_(new (mem_) T(std::forward<A>(a)...))
-	{
-	}
-	placed(const placed &) = delete;
-	placed &operator=(const placed &) = delete;
-	~placed()
-	{
-		obj_->~T();
-		std::free(mem_);
-	}
-	T *get() const noexcept { return obj_; }
-
-	static void *zeroed_block(std::size_t n)
-	{
-		n = (n + block - 1) / block * block;
-		void *p = std::aligned_alloc(block, n);
-		if (!p)
-			std::abort();
-		std::memset(p, 0, n);
-		return p;
-	}
-
-private:
-	void *mem_;
-	T *obj_;
-};
-
+/** @p n zeroed bytes alone on their own block. */
 struct raw {
 	void *p;
-	explicit raw(std::size_t n) : p(placed<int>::zeroed_block(n)) {}
+	explicit raw(std::size_t n) : p(bench::placed_bytes(n)) {}
 	raw(const raw &) = delete;
 	raw &operator=(const raw &) = delete;
 	~raw() { std::free(p); }

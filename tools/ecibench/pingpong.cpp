@@ -53,8 +53,8 @@ bench::histogram ff_run(ring_memory &mem, std::uint32_t L, const pingpong_opts &
 {
 	const auto e = static_cast<std::uint32_t>(o.entries);
 	auto [m1, m2] = mem.two(coherent::ff_queue::bytes(e, L));
-	coherent::ff_queue to(m1, e, L), from(m2, e, L);
-	return queue_pingpong(to, to, from, from, o.size, L, o.common, peer);
+	bench::placed<coherent::ff_queue> to(m1, e, L), from(m2, e, L);
+	return queue_pingpong(*to, *to, *from, *from, o.size, L, o.common, peer);
 }
 
 } // namespace

@@ -99,11 +99,11 @@ int run_on_cores(const queue_opts &o, const device_choice &d, std::uint32_t L)
 	prog.update(0, "cq");
 	const auto e = static_cast<std::uint32_t>(o.entries);
 	auto [m1, m2] = mem.two(coherent::cq::bytes(e, L));
-	coherent::cq to(m1, e, L), from(m2, e, L);
-	coherent::cq::sender ts(to), fs(from);
-	coherent::cq::receiver tr(to), fr(from);
+	bench::placed<coherent::cq> to(m1, e, L), from(m2, e, L);
+	bench::placed<coherent::cq::sender> ts(*to), fs(*from);
+	bench::placed<coherent::cq::receiver> tr(*to), fr(*from);
 	std::string peer;
-	auto h = queue_pingpong(ts, tr, fs, fr, o.size, L, o.common, peer);
+	auto h = queue_pingpong(*ts, *tr, *fs, *fr, o.size, L, o.common, peer);
 	rep.results.push_back(bench::result::from("cq_roundtrip", o.size, h));
 	rep.extra["peer"] = peer;
 	prog.finish();

@@ -7,8 +7,11 @@
 #include "devices.hpp"
 
 #include <pioc/bench/histogram.hpp>
+#include <pioc/bench/placed.hpp>
 #include <pioc/clock.hpp>
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,23 +65,32 @@ pioc::bench::histogram pingpong(std::uint64_t iters, std::uint64_t warmup, Echo 
 
 /** Message round trips over two queues: this core sends on @p to_tx and
  *  waits on @p from_rx; the echo thread takes from @p to_rx and sends back
- *  on @p from_tx (FastForward: a queue is both ends; CNI: sender/receiver). */
+ *  on @p from_tx (FastForward: a queue is both ends; CNI: sender/receiver).
+ *  The queues and ends should be pioc::bench::placed, as the buffers here
+ *  are: what both threads touch stays off the stacks and out of each
+ *  other's 128-byte pairs (pioc/bench/placed.hpp). */
 template <class ToTx, class ToRx, class FromTx, class FromRx>
 pioc::bench::histogram queue_pingpong(ToTx &to_tx, ToRx &to_rx, FromTx &from_tx, FromRx &from_rx, std::size_t n,
 				      std::uint32_t line, const bench_options &o, std::string &peer)
 {
-	std::vector<std::uint8_t> m(n, 1);
+	struct block {
+		void *p;
+		explicit block(std::size_t b) : p(pioc::bench::placed_bytes(b)) {}
+		block(const block &) = delete;
+		block &operator=(const block &) = delete;
+		~block() { std::free(p); }
+	};
+	const block msg(n), echo_buf(line), ping_buf(4096);
+	std::memset(msg.p, 1, n);
 	return pingpong(
 		o.iterations, o.warmup,
-		[&](std::uint64_t k) {
-			std::vector<std::uint8_t> buf(line);
+		[&from_tx, &to_rx, buf = echo_buf.p, line](std::uint64_t k) {
 			for (std::uint64_t i = 0; i < k; ++i)
-				from_tx.send(buf.data(), to_rx.receive(buf.data(), buf.size()));
+				from_tx.send(buf, to_rx.receive(buf, line));
 		},
-		[&](std::uint64_t) {
-			to_tx.send(m.data(), m.size());
-			std::uint8_t buf[4096];
-			from_rx.receive(buf, sizeof buf);
+		[&to_tx, &from_rx, m = msg.p, n, buf = ping_buf.p](std::uint64_t) {
+			to_tx.send(m, n);
+			from_rx.receive(buf, 4096);
 		},
 		peer);
 }
