@@ -24,9 +24,9 @@
  * Line size is a run-time parameter (128 on ThunderX-1, 64 on x86). What
  * each end writes privately is aligned to 128 bytes (detail::private_align).
  * Entries are on adjacent lines (the ECI device's layout); cq_ring and
- * ff_queue take a spacing for experiments (bench/queue_pingpong: on AMD
- * Zen 4, FastForward's slots 3 lines apart made its 16- and 64-slot round
- * trips 10-25% shorter; the CNI queue's changed within the noise).
+ * ff_queue take a spacing for experiments (bench/queue_pingpong compares
+ * both: on AMD Zen 4, 3 lines apart was 10-40% faster in some runs and the
+ * same in others, for both queues; benchmarking.md, session 17).
  */
 #pragma once
 
