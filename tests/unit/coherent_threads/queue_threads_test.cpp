@@ -110,7 +110,7 @@ TEST_CASE("CNI queue layout: the head's line, then one line per entry (the devic
 	}
 }
 
-TEST_CASE("The spaced queues carry every message, ring wraps and full rings included")
+TEST_CASE("The spaced queues carry every message, ring wraps and full rings included", "[native]")
 {
 	// Two threads, a ring of 4 spaced entries: wraps every 4 messages and
 	// is full often; every message arrives once, in order.
