@@ -75,23 +75,15 @@ void rounds(std::uint64_t iters, Echo echo, Ping ping, std::vector<std::uint64_t
 }
 
 using bench::placed;
-
-/** @p n zeroed bytes alone on their own block. */
-struct raw {
-	void *p;
-	explicit raw(std::size_t n) : p(bench::placed_bytes(n)) {}
-	raw(const raw &) = delete;
-	raw &operator=(const raw &) = delete;
-	~raw() { std::free(p); }
-};
+using bench::placed_buffer;
 
 std::uint64_t ld(const std::uint64_t *w) { return std::atomic_ref(*const_cast<std::uint64_t *>(w)).load(std::memory_order_acquire); }
 void st(std::uint64_t *w, std::uint64_t v) { std::atomic_ref(*w).store(v, std::memory_order_release); }
 
 void two_line(std::uint64_t iters, std::vector<std::uint64_t> &out)
 {
-	raw m1(8), m2(8); // a: ping writes, b: echo writes, each alone in its block
-	auto *a = static_cast<std::uint64_t *>(m1.p), *b = static_cast<std::uint64_t *>(m2.p);
+	placed_buffer m1(8), m2(8); // a: ping writes, b: echo writes, each alone in its block
+	auto *a = static_cast<std::uint64_t *>(m1.get()), *b = static_cast<std::uint64_t *>(m2.get());
 	rounds(
 		iters,
 		[a, b](std::uint64_t k) {
@@ -116,8 +108,8 @@ struct message {
 template <class Q, class Tx, class Rx>
 void queue(std::uint64_t iters, std::uint32_t entries, std::uint32_t line, std::vector<std::uint64_t> &out)
 {
-	raw m1(Q::bytes(entries, line)), m2(Q::bytes(entries, line));
-	placed<Q> to(m1.p, entries, line), from(m2.p, entries, line);
+	placed_buffer m1(Q::bytes(entries, line)), m2(Q::bytes(entries, line));
+	placed<Q> to(m1.get(), entries, line), from(m2.get(), entries, line);
 	placed<Tx> ts(*to.get()), fs(*from.get());
 	placed<Rx> tr(*to.get()), fr(*from.get());
 	placed<message> ping_buf, echo_buf;
@@ -213,6 +205,7 @@ int main(int argc, char **argv)
 	};
 	const std::string apart = std::to_string(spaced) + " lines apart";
 	std::vector<series> s{{"two-line floor", 0, {}, {}, {}}};
+	std::vector<double> floors; // the floor's p50 in each round
 	const char *kinds[] = {"FastForward", "FastForward, ", "CNI queue (cq)", "CNI queue, "};
 	for (auto e : sizes)
 		for (int j = 0; j < 4; ++j)
@@ -238,13 +231,13 @@ int main(int argc, char **argv)
 				x.per_ff.push_back(p / ff);
 			}
 		}
-		s[0].per_floor.push_back(floor);
+		floors.push_back(floor);
 	}
 	std::printf("queue_pingpong: %u rounds x %llu round trips, %u-byte lines, cores 0 and 1 (MEASURED;\n"
 		    "p50 of the mean round trip of %llu in a row)\n",
 		    n_rounds, static_cast<unsigned long long>(iters), line, static_cast<unsigned long long>(batch));
 	std::printf("floor p50 per round, ns:");
-	for (double f : s[0].per_floor)
+	for (double f : floors)
 		std::printf(" %.0f", f);
 	auto range = [](const std::vector<double> &v) {
 		char b[48];

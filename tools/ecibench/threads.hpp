@@ -10,7 +10,6 @@
 #include <pioc/bench/placed.hpp>
 #include <pioc/clock.hpp>
 
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -73,22 +72,15 @@ template <class ToTx, class ToRx, class FromTx, class FromRx>
 pioc::bench::histogram queue_pingpong(ToTx &to_tx, ToRx &to_rx, FromTx &from_tx, FromRx &from_rx, std::size_t n,
 				      std::uint32_t line, const bench_options &o, std::string &peer)
 {
-	struct block {
-		void *p;
-		explicit block(std::size_t b) : p(pioc::bench::placed_bytes(b)) {}
-		block(const block &) = delete;
-		block &operator=(const block &) = delete;
-		~block() { std::free(p); }
-	};
-	const block msg(n), echo_buf(line), ping_buf(4096);
-	std::memset(msg.p, 1, n);
+	const pioc::bench::placed_buffer msg(n), echo_buf(line), ping_buf(4096);
+	std::memset(msg.get(), 1, n);
 	return pingpong(
 		o.iterations, o.warmup,
-		[&from_tx, &to_rx, buf = echo_buf.p, line](std::uint64_t k) {
+		[&from_tx, &to_rx, buf = echo_buf.get(), line](std::uint64_t k) {
 			for (std::uint64_t i = 0; i < k; ++i)
 				from_tx.send(buf, to_rx.receive(buf, line));
 		},
-		[&to_tx, &from_rx, m = msg.p, n, buf = ping_buf.p](std::uint64_t) {
+		[&to_tx, &from_rx, m = msg.get(), n, buf = ping_buf.get()](std::uint64_t) {
 			to_tx.send(m, n);
 			from_rx.receive(buf, 4096);
 		},

@@ -32,6 +32,19 @@ inline void *placed_bytes(std::size_t n)
 	return p;
 }
 
+/** @p n zeroed bytes on their own block, freed with it. */
+class placed_buffer {
+public:
+	explicit placed_buffer(std::size_t n) : p_(placed_bytes(n)) {}
+	placed_buffer(const placed_buffer &) = delete;
+	placed_buffer &operator=(const placed_buffer &) = delete;
+	~placed_buffer() { std::free(p_); }
+	void *get() const noexcept { return p_; }
+
+private:
+	void *p_;
+};
+
 /** A T constructed on its own block; get() is stable for its lifetime. */
 template <class T>
 class placed {
