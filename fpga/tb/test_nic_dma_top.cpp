@@ -11,7 +11,8 @@
 // nothing, drops whole frames and counts them, the frames it kept intact;
 // malformed (a partial beat before the last), runt and oversize frames
 // counted, stamped with the error bit, never delivered; the stamp FIFO
-// losing its oldest stamps when it overflows; the cycle counts the model
+// losing its oldest stamps when it overflows; RX_STAMP_DROP dropping the
+// RX stamps before a sequence number, counted from the oldest; the cycle counts the model
 // takes from this RTL (cut-through TX, RX beats on C2H0 three cycles after
 // the MAC's).
 #include "Vnic_dma_top.h"
@@ -201,6 +202,8 @@ struct dma_dut {
 	{
 		REQUIRE(s.run_until([&] { return h2c.empty() && s.m->idle; }, max));
 	}
+	/** RX_STAMP_DROP, as the driver writes it (32 bits). */
+	void drop_rx_stamps(std::uint32_t seq) { wait(axi.write(R::RX_STAMP_DROP.offset, &seq, 4)); }
 	/** Pops every stamp of the FIFO at @p off. */
 	std::vector<std::uint64_t> stamps(std::uint64_t off)
 	{
@@ -417,12 +420,58 @@ TEST_CASE("nic_dma_top: a full stamp FIFO loses its oldest stamps", "[nic_dma]")
 		d.h2c.send(random_frame(d.s.rng, 60));
 	d.drain(4000000);
 	REQUIRE(d.c2h.frames.size() == n);
-	for (auto off : {R::RX_STAMP.offset, R::TX_STAMP.offset}) {
-		const auto st = d.stamps(off);
-		REQUIRE(st.size() == R::STAMP_FIFO);
-		for (std::size_t i = 0; i < st.size(); ++i)
-			CHECK(seq_of(st[i]) == i + 6);
-	}
+	const auto tx = d.stamps(R::TX_STAMP.offset);
+	REQUIRE(tx.size() == R::STAMP_FIFO);
+	for (std::size_t i = 0; i < tx.size(); ++i)
+		CHECK(seq_of(tx[i]) == i + 6);
+	// RX_STAMP_DROP counts from the oldest stamp left after the overflow
+	// (sequence 6): 3 lies behind it (nothing goes), 1000 drops 994
+	d.drop_rx_stamps(3);
+	d.drop_rx_stamps(1000);
+	const auto rx = d.stamps(R::RX_STAMP.offset);
+	REQUIRE(rx.size() == n - 1000);
+	for (std::size_t i = 0; i < rx.size(); ++i)
+		CHECK(seq_of(rx[i]) == i + 1000);
+	REQUIRE(d.errors.empty());
+}
+
+TEST_CASE("nic_dma_top: RX_STAMP_DROP drops the RX stamps before a sequence number", "[nic_dma]")
+{
+	dma_dut d(103, 0, 0);
+	for (unsigned i = 0; i < 10; ++i)
+		d.h2c.send(random_frame(d.s.rng, 60));
+	d.drain();
+	d.drop_rx_stamps(4); // 0..3 go
+	d.drop_rx_stamps(2); // behind the oldest (4): nothing
+	d.drop_rx_stamps(4); // the oldest itself: nothing
+	std::uint64_t st = d.r64(R::RX_STAMP.offset);
+	CHECK(seq_of(st) == 4);
+	// writes without both low byte strobes are ignored
+	const std::uint8_t b = 9;
+	d.wait(d.axi.write(R::RX_STAMP_DROP.offset, &b, 1));
+	st = d.r64(R::RX_STAMP.offset);
+	CHECK(seq_of(st) == 5);
+	// a 64-bit write carries the sequence in its low bits too
+	const std::uint64_t w = 8 | (0xffffull << 16);
+	d.wait(d.axi.write(R::RX_STAMP_DROP.offset, &w, 8));
+	st = d.r64(R::RX_STAMP.offset);
+	CHECK(seq_of(st) == 8);
+	CHECK(d.r64(R::RX_STAMP_DROP.offset) == ~0ull); // write-only
+	d.drop_rx_stamps(100); // ahead of every stamp: all go
+	CHECK(d.r64(R::RX_STAMP.offset) == R::STAMP_EMPTY);
+	// later stamps are counted on from there; TX's FIFO is untouched
+	for (unsigned i = 0; i < 3; ++i)
+		d.h2c.send(random_frame(d.s.rng, 60));
+	d.drain();
+	d.drop_rx_stamps(11);
+	const auto rx = d.stamps(R::RX_STAMP.offset);
+	REQUIRE(rx.size() == 2);
+	CHECK(seq_of(rx[0]) == 11);
+	CHECK(seq_of(rx[1]) == 12);
+	const auto tx = d.stamps(R::TX_STAMP.offset);
+	REQUIRE(tx.size() == 13);
+	for (std::size_t i = 0; i < tx.size(); ++i)
+		CHECK(seq_of(tx[i]) == i);
 	REQUIRE(d.errors.empty());
 }
 

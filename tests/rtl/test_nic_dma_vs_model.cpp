@@ -16,6 +16,7 @@
 // fails; without the CYCLES read's two, the TX stamps are 2 cycles off.
 #include "rtl/nic_vs_model.hpp"
 #include "unit/nic/round_trip.hpp"
+#include "unit/nic/stamp_drop.hpp"
 
 #include <pioc/device.hpp>
 #include <pioc/nic/dma_nic.hpp>
@@ -167,4 +168,15 @@ TEST_CASE("rtl:nic_dma and sim:nic_dma: a function reset at any point of a frame
 	for (std::size_t i = 0; i < polls.size(); ++i)
 		differ += m[i] != r[i] ? 1 : 0;
 	CHECK(differ <= 1);
+}
+
+TEST_CASE("rtl:nic_dma and sim:nic_dma: RX_STAMP_DROP drops the same RX stamps", "[rtl][nic]")
+{
+	// the model counts from the oldest stamp's sequence, the RTL from its
+	// FIFO's pointers: the same steps must leave the same stamps
+	for (const char *spec : {"sim:nic_dma", "rtl:nic_dma"}) {
+		INFO(spec);
+		auto dev = pioc::device::open(spec);
+		nic_test::stamp_drop_steps(dev);
+	}
 }

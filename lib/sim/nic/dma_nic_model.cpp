@@ -44,9 +44,16 @@ void dma_nic_user::user_reset()
 	rx_drops_ = malformed_ = 0;
 }
 
-void dma_nic_user::posted_write(unsigned, std::uint64_t, const void *, std::size_t, std::uint64_t)
+void dma_nic_user::posted_write(unsigned, std::uint64_t off, const void *data, std::size_t len, std::uint64_t)
 {
-	// every register is read-only: writes are dropped, as posted writes to nothing are
+	// RX_STAMP_DROP takes a write that carries its low 16 bits (the RTL:
+	// byte strobes 0 and 1); every other write is dropped, as posted writes
+	// to nothing are.
+	if (off != r::RX_STAMP_DROP.offset || len < 2)
+		return;
+	std::uint16_t seq;
+	std::memcpy(&seq, data, sizeof seq);
+	rx_stamps_.drop_before(seq, x_->now_ns());
 }
 
 std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, bool err) noexcept
@@ -64,7 +71,7 @@ void dma_nic_user::stamp_fifo::push_at(double t_ns, std::uint64_t word)
 	coming_.insert(at, {t_ns, word});
 }
 
-std::uint64_t dma_nic_user::stamp_fifo::pop(double now_ns)
+void dma_nic_user::stamp_fifo::take_due(double now_ns)
 {
 	while (!coming_.empty() && coming_.front().t <= now_ns) {
 		if (words_.size() == r::STAMP_FIFO)
@@ -72,6 +79,24 @@ std::uint64_t dma_nic_user::stamp_fifo::pop(double now_ns)
 		words_.push_back(coming_.front().word);
 		coming_.pop_front();
 	}
+}
+
+void dma_nic_user::stamp_fifo::drop_before(std::uint64_t seq, double now_ns)
+{
+	take_due(now_ns);
+	// The words hold consecutive sequence numbers (one per frame the MAC
+	// handed over, the oldest lost first when full): the RTL counts instead
+	// of reading them, and so does this, from the oldest word's.
+	if (words_.empty())
+		return;
+	const std::uint64_t d = (seq - (words_.front() >> r::STAMP_SEQ_SHIFT)) & 0xffff;
+	if (d < 0x8000)
+		words_.erase(words_.begin(), words_.begin() + std::ptrdiff_t(std::min<std::uint64_t>(d, words_.size())));
+}
+
+std::uint64_t dma_nic_user::stamp_fifo::pop(double now_ns)
+{
+	take_due(now_ns);
 	if (words_.empty())
 		return r::STAMP_EMPTY;
 	const std::uint64_t v = words_.front();

@@ -97,6 +97,9 @@ private:
 		/** The oldest word in the FIFO once everything due by @p now_ns
 		 *  (the device's time) has entered; STAMP_EMPTY if none. */
 		std::uint64_t pop(double now_ns);
+		/** RX_STAMP_DROP: once everything due by @p now_ns has entered,
+		 *  drops the stamps before sequence @p seq (nic_dma.toml). */
+		void drop_before(std::uint64_t seq, double now_ns);
 		void clear() noexcept;
 
 	private:
@@ -104,6 +107,8 @@ private:
 			double t;
 			std::uint64_t word;
 		};
+		/** Moves the words due by @p now_ns in, losing the oldest when full. */
+		void take_due(double now_ns);
 		std::deque<std::uint64_t> words_;
 		std::deque<timed> coming_; ///< by time, then push order
 	};
