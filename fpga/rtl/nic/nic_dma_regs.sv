@@ -2,10 +2,11 @@
 // nic_dma_pkg) on the mem bus of common/axi4_to_mem.sv: every register is
 // read-only but RX_STAMP_DROP, whose write (byte strobes 0 and 1: the
 // sequence number) becomes a one-cycle rx_drop to the RX stamp FIFO; other
-// writes are taken and ignored. A read is answered one cycle after
-// it is taken; holes (and RX_STAMP_DROP) read all ones. RX_STAMP and TX_STAMP pop their FIFO only
-// on a whole 64-bit read (a stamp must not be split between two reads that
-// each pop); narrower reads of them read all ones, as in the model.
+// writes are taken and ignored. A read is answered one cycle after it is
+// taken; holes (and RX_STAMP_DROP) read all ones. RX_STAMP and TX_STAMP pop
+// their FIFO only on a whole 64-bit read (a stamp must not be split between
+// two reads that each pop); narrower reads of them read all ones, as in the
+// model.
 module nic_dma_regs #(
     parameter int AW = 12
 ) (

@@ -75,7 +75,6 @@ module nic_dma_top #(
         .s_rvalid, .s_rready, .s_rid, .s_rdata, .s_rresp, .s_rlast,
         .m_valid, .m_ready, .m_we, .m_addr, .m_wdata, .m_wstrb, .m_rvalid, .m_rdata);
 
-
     cycle_counter u_cnt (.clk, .rst_n, .count(cycles));
 
     logic [511:0] tx_tdata, rx_tdata;
