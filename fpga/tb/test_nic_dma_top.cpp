@@ -11,9 +11,9 @@
 // nothing, drops whole frames and counts them, the frames it kept intact;
 // malformed (a partial beat before the last), runt and oversize frames
 // counted, stamped with the error bit, never delivered; the stamp FIFO
-// losing its oldest stamps when it overflows; RX_STAMP_DROP dropping the
-// RX stamps before a sequence number, counted from the oldest; the cycle counts the model
-// takes from this RTL (cut-through TX, RX beats on C2H0 three cycles after
+// losing its oldest stamps when it overflows; RX_STAMP_DROP and
+// TX_STAMP_DROP dropping their stamps before a sequence number, counted
+// from the oldest; the cycle counts the model takes from this RTL (cut-through TX, RX beats on C2H0 three cycles after
 // the MAC's).
 #include "Vnic_dma_top.h"
 #include "common/sim.hpp"
@@ -202,8 +202,8 @@ struct dma_dut {
 	{
 		REQUIRE(s.run_until([&] { return h2c.empty() && s.m->idle; }, max));
 	}
-	/** RX_STAMP_DROP, as the driver writes it (32 bits). */
-	void drop_rx_stamps(std::uint32_t seq) { wait(axi.write(R::RX_STAMP_DROP.offset, &seq, 4)); }
+	/** RX_STAMP_DROP or TX_STAMP_DROP (@p reg), as the driver writes it (32 bits). */
+	void drop_stamps(std::uint64_t reg, std::uint32_t seq) { wait(axi.write(reg, &seq, 4)); }
 	/** Pops every stamp of the FIFO at @p off. */
 	std::vector<std::uint64_t> stamps(std::uint64_t off)
 	{
@@ -426,8 +426,8 @@ TEST_CASE("nic_dma_top: a full stamp FIFO loses its oldest stamps", "[nic_dma]")
 		CHECK(seq_of(tx[i]) == i + 6);
 	// RX_STAMP_DROP counts from the oldest stamp left after the overflow
 	// (sequence 6): 3 lies behind it (nothing goes), 1000 drops 994
-	d.drop_rx_stamps(3);
-	d.drop_rx_stamps(1000);
+	d.drop_stamps(R::RX_STAMP_DROP.offset, 3);
+	d.drop_stamps(R::RX_STAMP_DROP.offset, 1000);
 	const auto rx = d.stamps(R::RX_STAMP.offset);
 	REQUIRE(rx.size() == n - 1000);
 	for (std::size_t i = 0; i < rx.size(); ++i)
@@ -435,44 +435,47 @@ TEST_CASE("nic_dma_top: a full stamp FIFO loses its oldest stamps", "[nic_dma]")
 	REQUIRE(d.errors.empty());
 }
 
-TEST_CASE("nic_dma_top: RX_STAMP_DROP drops the RX stamps before a sequence number", "[nic_dma]")
+TEST_CASE("nic_dma_top: RX_STAMP_DROP and TX_STAMP_DROP drop their stamps before a sequence number", "[nic_dma]")
 {
-	dma_dut d(103, 0, 0);
-	for (unsigned i = 0; i < 10; ++i)
-		d.h2c.send(random_frame(d.s.rng, 60));
-	d.drain();
-	d.drop_rx_stamps(4); // 0..3 go
-	d.drop_rx_stamps(2); // behind the oldest (4): nothing
-	d.drop_rx_stamps(4); // the oldest itself: nothing
-	std::uint64_t st = d.r64(R::RX_STAMP.offset);
-	CHECK(seq_of(st) == 4);
-	// writes without both low byte strobes are ignored
-	const std::uint8_t b = 9;
-	d.wait(d.axi.write(R::RX_STAMP_DROP.offset, &b, 1));
-	st = d.r64(R::RX_STAMP.offset);
-	CHECK(seq_of(st) == 5);
-	// a 64-bit write carries the sequence in its low bits too
-	const std::uint64_t w = 8 | (0xffffull << 16);
-	d.wait(d.axi.write(R::RX_STAMP_DROP.offset, &w, 8));
-	st = d.r64(R::RX_STAMP.offset);
-	CHECK(seq_of(st) == 8);
-	CHECK(d.r64(R::RX_STAMP_DROP.offset) == ~0ull); // write-only
-	d.drop_rx_stamps(100); // ahead of every stamp: all go
-	CHECK(d.r64(R::RX_STAMP.offset) == R::STAMP_EMPTY);
-	// later stamps are counted on from there; TX's FIFO is untouched
-	for (unsigned i = 0; i < 3; ++i)
-		d.h2c.send(random_frame(d.s.rng, 60));
-	d.drain();
-	d.drop_rx_stamps(11);
-	const auto rx = d.stamps(R::RX_STAMP.offset);
-	REQUIRE(rx.size() == 2);
-	CHECK(seq_of(rx[0]) == 11);
-	CHECK(seq_of(rx[1]) == 12);
-	const auto tx = d.stamps(R::TX_STAMP.offset);
-	REQUIRE(tx.size() == 13);
-	for (std::size_t i = 0; i < tx.size(); ++i)
-		CHECK(seq_of(tx[i]) == i);
-	REQUIRE(d.errors.empty());
+	for (const bool rx : {true, false}) {
+		INFO((rx ? "RX" : "TX"));
+		const std::uint64_t stamp = rx ? R::RX_STAMP.offset : R::TX_STAMP.offset;
+		const std::uint64_t reg = rx ? R::RX_STAMP_DROP.offset : R::TX_STAMP_DROP.offset;
+		const std::uint64_t other = rx ? R::TX_STAMP.offset : R::RX_STAMP.offset;
+		dma_dut d(103, 0, 0);
+		for (unsigned i = 0; i < 10; ++i)
+			d.h2c.send(random_frame(d.s.rng, 60));
+		d.drain();
+		d.drop_stamps(reg, 4); // 0..3 go
+		d.drop_stamps(reg, 2); // behind the oldest (4): nothing
+		d.drop_stamps(reg, 4); // the oldest itself: nothing
+		CHECK(seq_of(d.r64(stamp)) == 4);
+		// writes without both low byte strobes are ignored
+		const std::uint8_t b = 9;
+		d.wait(d.axi.write(reg, &b, 1));
+		CHECK(seq_of(d.r64(stamp)) == 5);
+		// a 64-bit write carries the sequence in its low bits too
+		const std::uint64_t w = 8 | (0xffffull << 16);
+		d.wait(d.axi.write(reg, &w, 8));
+		CHECK(seq_of(d.r64(stamp)) == 8);
+		CHECK(d.r64(reg) == ~0ull); // write-only
+		d.drop_stamps(reg, 100); // ahead of every stamp: all go
+		CHECK(d.r64(stamp) == R::STAMP_EMPTY);
+		// later stamps are counted on from there; the other FIFO is untouched
+		for (unsigned i = 0; i < 3; ++i)
+			d.h2c.send(random_frame(d.s.rng, 60));
+		d.drain();
+		d.drop_stamps(reg, 11);
+		const auto got = d.stamps(stamp);
+		REQUIRE(got.size() == 2);
+		CHECK(seq_of(got[0]) == 11);
+		CHECK(seq_of(got[1]) == 12);
+		const auto kept = d.stamps(other);
+		REQUIRE(kept.size() == 13);
+		for (std::size_t i = 0; i < kept.size(); ++i)
+			CHECK(seq_of(kept[i]) == i);
+		REQUIRE(d.errors.empty());
+	}
 }
 
 TEST_CASE("nic_dma_top: cycle counts the model takes from the RTL", "[nic_dma]")

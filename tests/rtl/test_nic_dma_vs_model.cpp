@@ -170,13 +170,14 @@ TEST_CASE("rtl:nic_dma and sim:nic_dma: a function reset at any point of a frame
 	CHECK(differ <= 1);
 }
 
-TEST_CASE("rtl:nic_dma and sim:nic_dma: RX_STAMP_DROP drops the same RX stamps", "[rtl][nic]")
+TEST_CASE("rtl:nic_dma and sim:nic_dma: RX_STAMP_DROP and TX_STAMP_DROP drop the same stamps", "[rtl][nic]")
 {
 	// the model counts from the oldest stamp's sequence, the RTL from its
 	// FIFO's pointers: the same steps must leave the same stamps
-	for (const char *spec : {"sim:nic_dma", "rtl:nic_dma"}) {
-		INFO(spec);
-		auto dev = pioc::device::open(spec);
-		nic_test::stamp_drop_steps(dev);
-	}
+	for (const auto dir : {nic_test::stamp_dir::rx, nic_test::stamp_dir::tx})
+		for (const char *spec : {"sim:nic_dma", "rtl:nic_dma"}) {
+			INFO(spec << (dir == nic_test::stamp_dir::rx ? " RX" : " TX"));
+			auto dev = pioc::device::open(spec);
+			nic_test::stamp_drop_steps(dev, dir);
+		}
 }

@@ -220,10 +220,13 @@ template <pioc::nic::driver N> stream_result stream(N &nic, std::size_t len, std
 			if (src.with_bytes(f, [&](std::span<const std::byte> b) { return nic.send(b); })) {
 				in_flight.push_back(f);
 				++sent;
+			} else {
+				// TX ring full: take the slots back, without the stamps
+				// this loop never uses (poll_tx would read one per frame:
+				// an uncached read each on the PCIe NICs, which capped
+				// small frames at one PCIe round trip each).
+				nic.reclaim_tx();
 			}
-		}
-		pioc::nic::tx_info ti;
-		while (nic.poll_tx(ti)) {
 		}
 		while (std::size_t n = nic.poll_rx(buf)) {
 			const std::span<const std::byte> got(buf.data(), n);
@@ -243,6 +246,7 @@ template <pioc::nic::driver N> stream_result stream(N &nic, std::size_t len, std
 		}
 	}
 	r.ns = nic.host_ns() - t0;
+	nic.reclaim_tx(); // every slot free for the next size
 	return r;
 }
 

@@ -1,9 +1,9 @@
 // The DMA NIC's user BAR (fpga/regmap/nic_dma.toml, the generated
 // nic_dma_pkg) on the mem bus of common/axi4_to_mem.sv: every register is
-// read-only but RX_STAMP_DROP, whose write (byte strobes 0 and 1: the
-// sequence number) becomes a one-cycle rx_drop to the RX stamp FIFO; other
-// writes are taken and ignored. A read is answered one cycle after it is
-// taken; holes (and RX_STAMP_DROP) read all ones. RX_STAMP and TX_STAMP pop
+// read-only but RX_STAMP_DROP and TX_STAMP_DROP, whose write (byte strobes 0
+// and 1: the sequence number) becomes a one-cycle drop to its stamp FIFO;
+// other writes are taken and ignored. A read is answered one cycle after it
+// is taken; holes (and the drop registers) read all ones. RX_STAMP and TX_STAMP pop
 // their FIFO only on a whole 64-bit read (a stamp must not be split between
 // two reads that each pop); narrower reads of them read all ones, as in the
 // model.
@@ -28,6 +28,8 @@ module nic_dma_regs #(
     output logic [15:0]   rx_drop_seq,
     output logic          tx_pop,
     input  logic [63:0]   tx_stamp,
+    output logic          tx_drop,
+    output logic [15:0]   tx_drop_seq,
     // counters
     input  logic [31:0]   rx_drops,
     input  logic [31:0]   runts,
@@ -44,9 +46,12 @@ module nic_dma_regs #(
     assign rx_pop = rd && word == nic_dma_pkg::RX_STAMP_OFF >> 3 && full;
     assign tx_pop = rd && word == nic_dma_pkg::TX_STAMP_OFF >> 3 && full;
 
-    // RX_STAMP_DROP sits in the low half of its 64-bit word
-    assign rx_drop     = m_valid && m_we && word == nic_dma_pkg::RX_STAMP_DROP_OFF >> 3 && m_wstrb[1:0] == 2'b11;
+    // each drop register sits in the low half of its own 64-bit word
+    wire   seq_wr      = m_valid && m_we && m_wstrb[1:0] == 2'b11;
+    assign rx_drop     = seq_wr && word == nic_dma_pkg::RX_STAMP_DROP_OFF >> 3;
+    assign tx_drop     = seq_wr && word == nic_dma_pkg::TX_STAMP_DROP_OFF >> 3;
     assign rx_drop_seq = m_wdata[15:0];
+    assign tx_drop_seq = m_wdata[15:0];
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_wdata = ^m_wdata[63:16];  // no other register takes a write
     /* verilator lint_on UNUSEDSIGNAL */

@@ -1,5 +1,5 @@
-// One stamp FIFO of the DMA NIC (fpga/regmap/nic_dma.toml: RX_STAMP,
-// TX_STAMP, RX_STAMP_DROP): DEPTH 64-bit stamps in block RAM. A push into a
+// One stamp FIFO of the DMA NIC (fpga/regmap/nic_dma.toml: RX_STAMP with
+// RX_STAMP_DROP, TX_STAMP with TX_STAMP_DROP): DEPTH 64-bit stamps in block RAM. A push into a
 // full FIFO loses the oldest stamp (the driver sees the gap in the sequence
 // numbers); a pop answers the oldest one cycle later, or STAMP_EMPTY when
 // there is none. Push and pop in the same cycle are both done (the pop
@@ -21,7 +21,7 @@ module nic_dma_stamps #(
     input  logic [63:0] push_data,
     input  logic        pop,
     output logic [63:0] pop_data,    // valid the cycle after pop
-    input  logic        drop,        // RX_STAMP_DROP (never with pop: one bus request a cycle)
+    input  logic        drop,        // its STAMP_DROP (never with pop: one bus request a cycle)
     input  logic [15:0] drop_seq
 );
     logic [63:0] mem [DEPTH];

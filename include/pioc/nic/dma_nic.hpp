@@ -8,7 +8,9 @@
  * store to the config BAR) lets the engine fetch it; send_batch() writes a
  * batch of descriptors under one credit write. TX slots come back when the
  * engine's poll-mode write-back (host memory) counts them done; the MAC's TX
- * stamp comes from BAR0's TX_STAMP FIFO in poll_tx().
+ * stamp comes from BAR0's TX_STAMP FIFO in poll_tx(). reclaim_tx() reads no
+ * stamp: the next poll_tx() drops the skipped ones with one write
+ * (TX_STAMP_DROP), as last_rx() does for RX.
  * RX (polled): the C2H engine writes each frame into the next MTU-sized
  * buffer and its result record behind it; poll_rx() watches the record in
  * host memory (no MMIO), copies the frame out and gives the slot back, the
@@ -109,6 +111,13 @@ public:
 		// write-back in host memory says so without an MMIO read.
 		if (((tx_.completed() - tx_reported_) & regs::xdma::WB_COUNT_MASK) == 0)
 			return false;
+		if (tx_skipped_) {
+			// reclaim_tx() left the stamps of the frames before this one
+			// in the FIFO; an image before map 1.2 ignores the write and
+			// pop_stamp skips them one by one there.
+			user_.template store<u32>(r::TX_STAMP_DROP.offset, tx_reported_ & 0xffff);
+			tx_skipped_ = false;
+		}
 		u64 v;
 		if (!pop_stamp(r::TX_STAMP.offset, tx_reported_, "TX", v))
 			return false;
@@ -118,6 +127,18 @@ public:
 		info = {v & r::STAMP_CYCLE_MASK, len};
 		++tx_reported_;
 		return true;
+	}
+
+	/** Counts every frame the engine has read (the write-back, no MMIO) as
+	 *  completed without its stamp; returns how many (nic::driver). */
+	std::size_t reclaim_tx()
+	{
+		const u32 n = (tx_.completed() - tx_reported_) & regs::xdma::WB_COUNT_MASK;
+		if (n) {
+			tx_reported_ = (tx_reported_ + n) & regs::xdma::WB_COUNT_MASK;
+			tx_skipped_ = true;
+		}
+		return n;
 	}
 
 	/** Copies the next received frame into @p out; 0 if none is waiting. */
@@ -248,6 +269,7 @@ private:
 	std::vector<u32> tx_len_;
 	u32 credit_batch_;
 	u32 tx_posted_ = 0, tx_reported_ = 0; // descriptors, modulo the write-back's 24 bits
+	bool tx_skipped_ = false;	      ///< reclaim_tx() left stamps before tx_reported_ in the FIFO
 	u32 rx_tail_ = 0, stamped_ = 0, uncredited_ = 0;
 	rx_info last_rx_;
 	clock_map clock_;

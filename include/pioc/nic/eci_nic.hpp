@@ -139,6 +139,16 @@ public:
 		return true;
 	}
 
+	/** Forgets the stamps no poll_tx() took (they came with each
+	 *  invocation: nothing to read); returns how many (nic::driver). */
+	std::size_t reclaim_tx() noexcept
+	{
+		const std::size_t n = tx_count_;
+		tx_head_ = (tx_head_ + tx_count_) & (rings_.tx - 1);
+		tx_count_ = 0;
+		return n;
+	}
+
 	std::uint64_t now()
 	{
 		L_.evict(regs::nic_eci::CYCLES.offset); // the load must reach the device

@@ -111,6 +111,12 @@ template <bool simulated, class Now, class Host> clock_map sample_clock(double c
  *    frame stays queued).
  *  - last_rx(): MAC timestamp of the frame poll_rx returned last.
  *  - poll_tx(info): next TX completion (MAC timestamp), false if none.
+ *  - reclaim_tx(): takes back the TX slots of every frame the NIC is done
+ *    with, without reading their MAC stamps or checking that the MAC took
+ *    them (a frame it dropped shows up as missing on RX); returns how many.
+ *    For loops that want the rate, not the stamps: poll_tx() after it
+ *    reports the frames sent later. Costs at most one uncached read, where
+ *    poll_tx() costs one per frame on the PCIe NICs.
  *  - now(): the device's cycle counter (a register of each NIC's map).
  *  - host_ns(): the host clock the driver's accesses run on (simulated ns
  *    on a simulated link, the TSC/CNTVCT in ns on hardware).
@@ -124,6 +130,7 @@ concept driver = requires(N n, std::span<const std::byte> frame,
 	{ n.poll_rx(out) } -> std::same_as<std::size_t>;
 	{ n.last_rx() } -> std::same_as<rx_info>;
 	{ n.poll_tx(ti) } -> std::same_as<bool>;
+	{ n.reclaim_tx() } -> std::same_as<std::size_t>;
 	{ n.now() } -> std::same_as<std::uint64_t>;
 	{ n.host_ns() } -> std::same_as<std::uint64_t>;
 	{ n.clock() } -> std::convertible_to<clock_map>;

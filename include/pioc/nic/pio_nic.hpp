@@ -105,6 +105,22 @@ public:
 		return true;
 	}
 
+	/** Frees the slots of every frame whose last beat reached the MAC (one
+	 *  read of TX_TAIL, not one descriptor read per frame), without their
+	 *  stamps; returns how many (nic::driver). */
+	std::size_t reclaim_tx()
+	{
+		namespace r = regs::nic_pio;
+		const u32 tail = uc_.template load<u32>(r::TX_TAIL.offset);
+		const u32 n = tail - tx_reaped_;
+		if (n > tx_head_ - tx_reaped_)
+			throw error(errc::device_error, name_ + ": TX_TAIL " + std::to_string(tail) +
+								" is past the " + std::to_string(tx_head_) +
+								" frames sent (the device lost its place)");
+		tx_reaped_ = tail;
+		return n;
+	}
+
 	/** Copies the next received frame into @p out; 0 if none is waiting. */
 	std::size_t poll_rx(std::span<std::byte> out)
 	{

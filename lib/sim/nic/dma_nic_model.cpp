@@ -46,14 +46,15 @@ void dma_nic_user::user_reset()
 
 void dma_nic_user::posted_write(unsigned, std::uint64_t off, const void *data, std::size_t len, std::uint64_t)
 {
-	// RX_STAMP_DROP takes a write that carries its low 16 bits (the RTL:
-	// byte strobes 0 and 1); every other write is dropped, as posted writes
-	// to nothing are.
-	if (off != r::RX_STAMP_DROP.offset || len < 2)
+	// RX_STAMP_DROP and TX_STAMP_DROP take a write that carries their low
+	// 16 bits (the RTL: byte strobes 0 and 1); every other write is
+	// dropped, as posted writes to nothing are.
+	stamp_fifo *f = off == r::RX_STAMP_DROP.offset ? &rx_stamps_ : off == r::TX_STAMP_DROP.offset ? &tx_stamps_ : nullptr;
+	if (!f || len < 2)
 		return;
 	std::uint16_t seq;
 	std::memcpy(&seq, data, sizeof seq);
-	rx_stamps_.drop_before(seq, x_->now_ns());
+	f->drop_before(seq, x_->now_ns());
 }
 
 std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, bool err) noexcept

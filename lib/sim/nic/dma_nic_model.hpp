@@ -97,8 +97,8 @@ private:
 		/** The oldest word in the FIFO once everything due by @p now_ns
 		 *  (the device's time) has entered; STAMP_EMPTY if none. */
 		std::uint64_t pop(double now_ns);
-		/** RX_STAMP_DROP: once everything due by @p now_ns has entered,
-		 *  drops the stamps before sequence @p seq (nic_dma.toml). */
+		/** RX_STAMP_DROP / TX_STAMP_DROP: once everything due by @p now_ns
+		 *  has entered, drops the stamps before sequence @p seq (nic_dma.toml). */
 		void drop_before(std::uint64_t seq, double now_ns);
 		void clear() noexcept;
 

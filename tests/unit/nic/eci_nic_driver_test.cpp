@@ -4,6 +4,7 @@
 #include "sim/nic/eci_nic_model.hpp"
 #include "sim/nic/mac_model.hpp"
 #include "unit/nic/random_frame.hpp"
+#include "unit/nic/reclaim.hpp"
 
 #include <pioc/coherent/port.hpp>
 #include <pioc/device.hpp>
@@ -124,6 +125,13 @@ TEST_CASE("eci nic: TX stamps are kept up to the TX ring, then send() says full"
 		REQUIRE(std::memcmp(buf.data(), frames[std::size_t(i)].data(), 64) == 0);
 	}
 	REQUIRE(nic.poll_rx(buf) == 0);
+}
+
+TEST_CASE("eci nic: reclaim_tx() forgets the stamps no poll_tx() took; poll_tx() goes on after them")
+{
+	opened o;
+	auto nic = o.open({8, 4});
+	nic_test::reclaim_steps(nic, true); // slots come back only by poll_tx or reclaim_tx
 }
 
 TEST_CASE("eci nic: runt and oversize frames are refused before the device; a small buffer keeps the frame")

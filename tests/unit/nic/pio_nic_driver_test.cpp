@@ -2,6 +2,7 @@
 // PCIe link: the same driver code a real BAR would run.
 #include <pioc/nic/pio_nic.hpp>
 #include "unit/nic/random_frame.hpp"
+#include "unit/nic/reclaim.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -61,6 +62,14 @@ TEST_CASE("pio nic driver: every frame once, in order, byte-exact; ring wrap and
 		REQUIRE(leftover == 0);
 		// 250 MHz: 4 ns per cycle on the model's clock
 		REQUIRE(nic.clock().ns_per_cycle == Approx(4.0).epsilon(0.01));
+	});
+}
+
+TEST_CASE("pio nic driver: reclaim_tx() takes the TX slots back with one TX_TAIL read; poll_tx() goes on after them")
+{
+	auto dev = pioc::device::open("sim:nic_pio");
+	with_pio_nic(dev, {8, 4}, [](auto &nic) {
+		nic_test::reclaim_steps(nic, true); // slots come back only by poll_tx or reclaim_tx
 	});
 }
 
