@@ -49,7 +49,11 @@ void dma_nic_user::posted_write(unsigned, std::uint64_t off, const void *data, s
 	// RX_STAMP_DROP and TX_STAMP_DROP take a write that carries their low
 	// 16 bits (the RTL: byte strobes 0 and 1); every other write is
 	// dropped, as posted writes to nothing are.
-	stamp_fifo *f = off == r::RX_STAMP_DROP.offset ? &rx_stamps_ : off == r::TX_STAMP_DROP.offset ? &tx_stamps_ : nullptr;
+	stamp_fifo *f = nullptr;
+	if (off == r::RX_STAMP_DROP.offset)
+		f = &rx_stamps_;
+	else if (off == r::TX_STAMP_DROP.offset)
+		f = &tx_stamps_;
 	if (!f || len < 2)
 		return;
 	std::uint16_t seq;
