@@ -3,10 +3,10 @@
 // read-only but RX_STAMP_DROP and TX_STAMP_DROP, whose write (byte strobes 0
 // and 1: the sequence number) becomes a one-cycle drop to its stamp FIFO;
 // other writes are taken and ignored. A read is answered one cycle after it
-// is taken; holes (and the drop registers) read all ones. RX_STAMP and TX_STAMP pop
-// their FIFO only on a whole 64-bit read (a stamp must not be split between
-// two reads that each pop); narrower reads of them read all ones, as in the
-// model.
+// is taken; holes (and the drop registers) read all ones. RX_STAMP and
+// TX_STAMP pop their FIFO only on a whole 64-bit read (a stamp must not be
+// split between two reads that each pop); narrower reads of them read all
+// ones, as in the model.
 module nic_dma_regs #(
     parameter int AW = 12
 ) (
