@@ -21,7 +21,7 @@ PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 NINJA := ninja -j$(JOBS)
 
-.PHONY: all lib tools kmod demo test install bootstrap clean figures \
+.PHONY: all lib tools kmod demo test check-disk install bootstrap clean figures \
 	test-unit test-asan test-tsan test-aarch64 test-install test-qemu test-cosim test-rtl test-cosim-rtl test-spin test-herd
 
 all: lib kmod-if-possible
@@ -60,8 +60,14 @@ install: lib
 # Every stage prints its own verdict; the summary at the end counts them.
 TEST_STAGES := test-unit test-asan test-tsan test-aarch64 test-install test-kmod-matrix test-qemu test-cosim test-rtl test-cosim-rtl test-spin test-herd
 
-test: bootstrap
+# check-disk first: a full disk would otherwise surface a quarter of an hour
+# in, as some other tool's error (scripts/check-disk says how much, and why).
+test: check-disk
+	@$(MAKE) --no-print-directory bootstrap
 	@scripts/run-tests $(TEST_STAGES)
+
+check-disk:
+	@BUILD=$(BUILD) scripts/check-disk
 
 test-unit: lib
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE 'slow|qemu|rtl|spin'
