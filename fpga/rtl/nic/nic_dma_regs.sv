@@ -25,11 +25,10 @@ module nic_dma_regs #(
     output logic          rx_pop,
     input  logic [63:0]   rx_stamp,
     output logic          rx_drop,
-    output logic [15:0]   rx_drop_seq,
     output logic          tx_pop,
     input  logic [63:0]   tx_stamp,
     output logic          tx_drop,
-    output logic [15:0]   tx_drop_seq,
+    output logic [15:0]   drop_seq,     // for whichever drop is set (one write a cycle)
     // counters
     input  logic [31:0]   rx_drops,
     input  logic [31:0]   runts,
@@ -50,8 +49,7 @@ module nic_dma_regs #(
     wire   seq_wr      = m_valid && m_we && m_wstrb[1:0] == 2'b11;
     assign rx_drop     = seq_wr && word == nic_dma_pkg::RX_STAMP_DROP_OFF >> 3;
     assign tx_drop     = seq_wr && word == nic_dma_pkg::TX_STAMP_DROP_OFF >> 3;
-    assign rx_drop_seq = m_wdata[15:0];
-    assign tx_drop_seq = m_wdata[15:0];
+    assign drop_seq    = m_wdata[15:0];
     /* verilator lint_off UNUSEDSIGNAL */
     wire unused_wdata = ^m_wdata[63:16];  // no other register takes a write
     /* verilator lint_on UNUSEDSIGNAL */

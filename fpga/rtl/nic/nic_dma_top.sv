@@ -84,7 +84,7 @@ module nic_dma_top #(
     logic [15:0]  tx_done_len;
     logic [31:0]  runt_count, oversize_count, malformed, rx_drops;
     logic         tx_stamp_valid, rx_stamp_valid, tx_busy, rx_busy, rx_pop, tx_pop, rx_drop, tx_drop;
-    logic [15:0]  rx_drop_seq, tx_drop_seq;
+    logic [15:0]  drop_seq;
     logic [63:0]  tx_stamp_in, rx_stamp_in, rx_stamp_out, tx_stamp_out;
 
     /* verilator lint_off UNUSEDSIGNAL */
@@ -114,15 +114,15 @@ module nic_dma_top #(
 
     nic_dma_stamps #(.DEPTH(32'(nic_dma_pkg::STAMP_FIFO))) u_rx_stamps (
         .clk, .rst_n, .push(rx_stamp_valid), .push_data(rx_stamp_in), .pop(rx_pop), .pop_data(rx_stamp_out),
-        .drop(rx_drop), .drop_seq(rx_drop_seq));
+        .drop(rx_drop), .drop_seq);
     nic_dma_stamps #(.DEPTH(32'(nic_dma_pkg::STAMP_FIFO))) u_tx_stamps (
         .clk, .rst_n, .push(tx_stamp_valid), .push_data(tx_stamp_in), .pop(tx_pop), .pop_data(tx_stamp_out),
-        .drop(tx_drop), .drop_seq(tx_drop_seq));
+        .drop(tx_drop), .drop_seq);
 
     nic_dma_regs #(.AW(18)) u_regs (
         .clk, .rst_n, .m_valid, .m_ready, .m_we, .m_addr, .m_wdata, .m_wstrb, .m_rvalid, .m_rdata, .cycles,
-        .rx_pop, .rx_stamp(rx_stamp_out), .rx_drop, .rx_drop_seq,
-        .tx_pop, .tx_stamp(tx_stamp_out), .tx_drop, .tx_drop_seq,
+        .rx_pop, .rx_stamp(rx_stamp_out), .rx_drop,
+        .tx_pop, .tx_stamp(tx_stamp_out), .tx_drop, .drop_seq,
         .rx_drops, .runts(runt_count), .oversize(oversize_count - malformed), .malformed);
 
     // The MAC holds a frame between its tx_done and its last RX beat: frames
