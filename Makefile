@@ -5,6 +5,8 @@
 #                   built-in simulated devices
 #   make test       set up, then run every test (unit, sanitizers, aarch64,
 #                   install, QEMU + module, RTL, SPIN, herd7)
+#   make check-disk whether the disk has room for what make test writes
+#                   (its first step; about 11 GB from a fresh clone)
 #   make install    install library, headers, pkg-config, CMake package, tools
 #   make kmod       build pioc.ko (KDIR=/path/to/headers to choose)
 #   make figures    the paper's Figures 1, 2, 6, 7, 12 and Table 2 from the
