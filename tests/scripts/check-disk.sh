@@ -12,7 +12,7 @@ if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
 fi
 base=$(mktemp -d)
 trap 'rm -rf "$base"' EXIT
-exec unshare -m bash -euo pipefail -c '
+unshare -m bash -euo pipefail -c '
 script=$1 base=$2
 fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$base/small" "$base/big" "$base/roots"
