@@ -73,9 +73,10 @@ inline void hash_buffer(const void *src, std::size_t len, void *dst) noexcept
 }
 
 /** hash_buffer()'s bytes, computed as fast as this CPU can: on x86-64 with
- *  AVX-512F eight elements at a time (2.5x faster on an AMD EPYC), else
- *  hash_buffer() built for AVX2 or any CPU, picked when the library is
- *  loaded (GCC/Clang target_clones; on other architectures the one build).
+ *  AVX-512F eight elements at a time (2.5x faster on an AMD EPYC Zen 4),
+ *  with AVX2 four at a time, one per lane (3 to 7x faster on a Zen 3),
+ *  the rest by hash_buffer() built for AVX2 or any CPU (GCC/Clang
+ *  target_clones; on other architectures the one build).
  *  For the simulated devices, whose hashing is host CPU time that an FPGA
  *  spends in a pipeline (pciebench offload's speed,
  *  Documentation/benchmarking.md); the CPU baseline keeps hash_buffer(). */

@@ -6,8 +6,11 @@
 #include <pioc/pio.hpp>
 #include <pioc/sim/pcie_link.hpp>
 
+#include "core/bloom_paths.hpp"
+
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -232,11 +235,13 @@ TEST_CASE("a stale completion (ignored doorbell) is detected", "[pio][errors]")
 	CHECK(has(msg, "2 was expected"));
 }
 
-// The models hash with hash_buffer_best (an AVX-512 or AVX2 build where the
-// CPU has one): it must give the normative bytes for every length, whole
-// elements and a zero-padded last one, groups of eight elements (the AVX-512
-// path) with and without a rest. It runs the build this CPU picks.
-TEST_CASE("bloom: hash_buffer_best gives hash_buffer's bytes", "[pio]")
+// The models hash with hash_buffer_best (an AVX-512 or AVX2 path where the
+// CPU has one, four or eight elements at a time): it must give the
+// normative bytes for every length, whole elements and a zero-padded last
+// one, whole groups with and without a rest. hash_buffer_best runs the path
+// this CPU picks; each vector path this CPU can run is also checked on its
+// own (an AVX-512 machine would otherwise never run the AVX2 path).
+TEST_CASE("bloom: hash_buffer_best and each vector path give hash_buffer's bytes", "[pio]")
 {
 	std::vector<std::uint8_t> in(4096 + 77);
 	std::uint64_t x = 0x243f6a8885a308d3ULL;
@@ -244,13 +249,34 @@ TEST_CASE("bloom: hash_buffer_best gives hash_buffer's bytes", "[pio]")
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		b = static_cast<std::uint8_t>(x);
 	}
-	for (std::size_t n : {std::size_t(1), std::size_t(127), std::size_t(128), std::size_t(129), std::size_t(1000),
-			      std::size_t(1024), std::size_t(1024 + 128 + 5), std::size_t(2048),
-			      in.size()}) {
+	const std::size_t lengths[] = {1, 127, 128, 129, 512, 513, 1000, 1024, 1024 + 128 + 5, 2048, in.size()};
+	for (std::size_t n : lengths) {
 		CAPTURE(n);
 		std::vector<std::uint8_t> want(bloom::result_len(n)), got(bloom::result_len(n), 0xee);
 		bloom::hash_buffer(in.data(), n, want.data());
 		bloom::hash_buffer_best(in.data(), n, got.data());
 		CHECK(got == want);
+	}
+	using path = std::size_t (*)(const std::uint8_t *, std::size_t, std::uint8_t *) noexcept;
+	const struct {
+		const char *name;
+		bool here;
+		path run;
+		std::size_t group;
+	} paths[] = {{"avx2", bloom::detail::have_avx2(), bloom::detail::hash_groups_avx2, 4},
+		     {"avx512", bloom::detail::have_avx512(), bloom::detail::hash_groups_avx512, 8}};
+	for (const auto &p : paths) {
+		if (!p.here)
+			continue;
+		CAPTURE(p.name);
+		for (std::size_t n : lengths) {
+			CAPTURE(n);
+			const std::size_t whole = n / (p.group * bloom::element_bytes) * p.group * bloom::element_bytes;
+			std::vector<std::uint8_t> want(bloom::result_len(whole)), got(bloom::result_len(whole) + 64, 0xee);
+			bloom::hash_buffer(in.data(), whole, want.data());
+			REQUIRE(p.run(in.data(), n, got.data()) == whole);
+			CHECK(std::equal(want.begin(), want.end(), got.begin()));
+			CHECK(got[want.size()] == 0xee); // nothing written past the whole groups
+		}
 	}
 }
