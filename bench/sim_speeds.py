@@ -108,11 +108,16 @@ def run_once(build, tool, args, timeout):
     return json.loads(p.stdout)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+def parser(doc):
+    """The command line both tools share: --help from @p doc, --build."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0], epilog="\n\n".join(doc.split("\n\n")[1:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build", help="build tree with the tools (default: build)")
+    return ap
+
+
+def main():
+    ap = parser(__doc__)
     ap.add_argument("--rtl-build", help="a -DPIOC_RTL=ON build tree: also run the Verilated images' defaults")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each default (default 3)")
     ap.add_argument("--only", help="only the runs whose name matches this regular expression")

@@ -184,3 +184,14 @@ if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench AND Python3_Interpre
             ${CMAKE_SOURCE_DIR}/bench/sim_speeds.py ${CMAKE_BINARY_DIR})
   set_tests_properties(bench.sim_speeds PROPERTIES TIMEOUT 600 LABELS bench)
 endif()
+
+# bench/model_instructions.py's checking and refusals (one callgrind run pair,
+# about 5 s); the ceilings themselves are bench.model_instructions's.
+if(TARGET pciebench AND TARGET ecibench AND TARGET nicbench AND Python3_Interpreter_FOUND
+   AND NOT CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64"
+   AND NOT PIOC_SANITIZE AND NOT PIOC_TSAN)
+  add_test(NAME bench.model_instructions_cli
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-model-instructions.py
+            ${CMAKE_SOURCE_DIR}/bench/model_instructions.py ${CMAKE_BINARY_DIR})
+  set_tests_properties(bench.model_instructions_cli PROPERTIES TIMEOUT 300 LABELS bench)
+endif()

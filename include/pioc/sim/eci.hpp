@@ -213,13 +213,31 @@ public:
 	/** A barrier instruction: its modelled cost, and the ordering it gives
 	 *  when the store buffer or weak load order is on (store_buffer(),
 	 *  load_order(): which kinds order stores, which order loads). */
-	void cpu_barrier(barrier::kind k);
+	void cpu_barrier(barrier::kind k)
+	{
+		// dmb ld, every acquire's (a poll's), drains no store and sends
+		// nothing: inline; the other kinds out of line.
+		if (k == barrier::kind::load_load && !(ignored_barriers_ & 1u << unsigned(k))) {
+			cpu_spend(cfg_.barrier_ns);
+			lo_order_point(k);
+			return;
+		}
+		cpu_barrier_other(k);
+	}
 	/** Evicts the line at @p addr from the CPU's L2 (dc civac / clflush, or a
 	 *  capacity eviction): VICD/VICC to a device home; silent (no message)
 	 *  for a CPU-homed line, dirty data written to DRAM. */
 	void cpu_evict(std::uint64_t addr);
-	/** Advances the CPU's clock by @p ns of computation. */
-	void cpu_spend(double ns);
+	/** Advances the CPU's clock by @p ns of computation, running the
+	 *  events due meanwhile. Inline: every simulated access and barrier
+	 *  spends time, and in a poll loop nearly none has an event due. */
+	void cpu_spend(double ns)
+	{
+		const double target = now_ + ns;
+		if (events_.due(target)) [[unlikely]]
+			run_due(target);
+		now_ = std::max(now_, target);
+	}
 	line_state cpu_state(std::uint64_t addr) const;
 	line_state device_state(std::uint64_t addr) const; ///< the device's copy of a CPU-homed line
 
@@ -321,7 +339,15 @@ private:
 			access_error(addr, n, what);
 	}
 	[[noreturn]] void access_error(std::uint64_t addr, std::size_t n, const char *what) const;
-	void check_alive() const;
+	void check_alive() const
+	{
+		if (dead_) [[unlikely]]
+			throw_dead();
+	}
+	[[noreturn]] void throw_dead() const;
+	void cpu_barrier_other(barrier::kind k);
+	/** The events due by @p target, in order (cpu_spend's slow path). */
+	void run_due(double target);
 	// The hooks every CPU access passes: when off (the default runs), one
 	// predictable branch here, no call.
 	void adversary_step()
@@ -361,7 +387,15 @@ private:
 	void lo_capture(std::uint64_t line, const std::uint8_t *now);
 	bool lo_early(std::uint64_t addr, void *dst, std::size_t n);
 	void lo_read_current(std::uint64_t addr, std::size_t n, const std::uint8_t *line_now);
-	void lo_order_point(barrier::kind k);
+	/** dmb ld (load_load; the acquire), dmb sy (store_load) and dsb sy;
+	 *  isb (full) keep later loads behind everything before them. dmb st
+	 *  (store_store, the release), dsb st (wc_flush) and the compiler
+	 *  barrier order no load. */
+	void lo_order_point(barrier::kind k) noexcept
+	{
+		if (k == barrier::kind::load_load || k == barrier::kind::store_load || k == barrier::kind::full)
+			++lo_epoch_;
+	}
 	void lo_forget(std::uint64_t line);
 	void lo_device_access(std::uint64_t line);
 	/** What the line holds now: the CPU's valid copy or (none, and none on
@@ -391,7 +425,14 @@ private:
 	 *  cpu_fwd_ns later, unless its TAD serves misses in order and holds
 	 *  it behind one (tad_in_order, decided when it arrives). */
 	void cpu_forward(double arrive, std::uint64_t line, msg m, forward_done after);
-	void touch_lru(std::uint64_t line);
+	/** Marks @p line most recently used. Without a capacity nothing reads
+	 *  the order (maybe_capacity_evict returns at once): keep none. */
+	void touch_lru(std::uint64_t line)
+	{
+		if (cfg_.cpu_capacity_lines)
+			touch_lru_slow(line);
+	}
+	void touch_lru_slow(std::uint64_t line);
 	void maybe_capacity_evict(std::uint64_t keep)
 	{
 		if (cfg_.cpu_capacity_lines)

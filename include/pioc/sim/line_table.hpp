@@ -32,18 +32,27 @@ public:
 	}
 	const T *find(std::uint64_t i) const noexcept { return const_cast<line_table *>(this)->find(i); }
 
-	/** The slot of line number @p i, made (value-initialised) if needed. */
+	/** The slot of line number @p i, made (value-initialised) if needed.
+	 *  The page's making is out of line, so that the lookup inlines (GCC
+	 *  12 called this, 27 instructions a lookup, from every message the
+	 *  ECI model sends). */
 	T &operator[](std::uint64_t i)
 	{
-		const std::uint64_t p = i >> page_bits;
-		if (p >= pages_.size()) [[unlikely]]
-			pages_.resize(p + 1);
-		if (!pages_[p]) [[unlikely]]
-			pages_[p] = std::make_unique<page>();
-		return pages_[p]->slot[i & mask];
+		if (T *t = find(i)) [[likely]]
+			return *t;
+		return make(i);
 	}
 
 private:
+	[[gnu::noinline]] T &make(std::uint64_t i)
+	{
+		const std::uint64_t p = i >> page_bits;
+		if (p >= pages_.size())
+			pages_.resize(p + 1);
+		if (!pages_[p])
+			pages_[p] = std::make_unique<page>();
+		return pages_[p]->slot[i & mask];
+	}
 	static constexpr std::uint64_t mask = (std::uint64_t(1) << page_bits) - 1;
 	struct page {
 		T slot[std::size_t(1) << page_bits]{};

@@ -178,12 +178,8 @@ void system::tad_release(std::uint64_t line)
 	}
 }
 
-void system::touch_lru(std::uint64_t line)
+void system::touch_lru_slow(std::uint64_t line)
 {
-	// Without a capacity nothing reads the order (maybe_capacity_evict
-	// returns at once): keep none.
-	if (!cfg_.cpu_capacity_lines)
-		return;
 	auto &c = cline_slot(line);
 	// Every CPU access lands here (a poll loop many times per line): the
 	// most recent line stays where it is, and a line that moves takes its
@@ -250,9 +246,8 @@ void system::run_until(const bool &done, std::uint64_t line, const char *what)
 	}
 }
 
-void system::cpu_spend(double ns)
+void system::run_due(double target)
 {
-	double target = now_ + ns;
 	while (events_.due(target)) {
 		double t;
 		auto f = events_.pop(t);
@@ -260,7 +255,6 @@ void system::cpu_spend(double ns)
 		++stats_.events;
 		f();
 	}
-	now_ = std::max(now_, target);
 }
 
 void system::start_miss(std::uint64_t line, bool exclusive, bool *done)
@@ -374,10 +368,9 @@ void system::cpu_forward(double arrive, std::uint64_t line, msg m, forward_done 
 
 // ---------------------------------------------------------------- CPU ops
 
-void system::check_alive() const
+void system::throw_dead() const
 {
-	if (dead_)
-		throw error(errc::device_gone, "sim:eci: the modelled machine took a machine check; start a new one");
+	throw error(errc::device_gone, "sim:eci: the modelled machine took a machine check; start a new one");
 }
 
 void system::adversary(std::uint64_t seed, double rate, std::vector<std::uint64_t> lines)
@@ -434,7 +427,10 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	// The access is performed while the line is present; only then does
 	// time pass (a forward arriving meanwhile must see this store or load).
 	auto &c = *cached(line); // made by the miss if it was not there
-	std::memcpy(dst, c.data.data() + (addr - line), n);
+	if (n == 8) // a poll's word: one move, not a call into libc
+		std::memcpy(dst, c.data.data() + (addr - line), 8);
+	else
+		std::memcpy(dst, c.data.data() + (addr - line), n);
 	if (lo_rate_ > 0 && !in_adv_)
 		lo_read_current(addr, n, c.data.data());
 	touch_lru(line);
@@ -466,7 +462,10 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 		++stats_.cpu_hits;
 	}
 	auto &c = *cached(line); // made by the miss if it was not there
-	std::memcpy(c.data.data() + (addr - line), src, n);
+	if (n == 8)
+		std::memcpy(c.data.data() + (addr - line), src, 8);
+	else
+		std::memcpy(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
 	lo_forget(line); // later loads of the line read this store or newer
 	touch_lru(line);
@@ -515,7 +514,7 @@ void system::lines_in_flight(const std::uint64_t *lines, std::size_t count, bool
 		touch_lru(line_of(lines[i]));
 }
 
-void system::cpu_barrier(barrier::kind k)
+void system::cpu_barrier_other(barrier::kind k)
 {
 	if (ignored_barriers_ & 1u << unsigned(k))
 		return; // as if the code had not issued it

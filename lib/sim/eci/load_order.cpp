@@ -92,14 +92,4 @@ void system::lo_read_current(std::uint64_t addr, std::size_t n, const std::uint8
 	}
 }
 
-void system::lo_order_point(barrier::kind k)
-{
-	// dmb ld (load_load; the acquire), dmb sy (store_load) and dsb sy; isb
-	// (full) keep later loads behind everything before them. dmb st
-	// (store_store, the release), dsb st (wc_flush) and the compiler
-	// barrier order no load.
-	if (k == barrier::kind::load_load || k == barrier::kind::store_load || k == barrier::kind::full)
-		++lo_epoch_;
-}
-
 } // namespace pioc::sim::eci
