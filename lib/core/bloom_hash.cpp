@@ -145,47 +145,36 @@ __attribute__((target("avx2"))) std::size_t hash_groups_avx2_impl(const std::uin
 } // namespace
 
 namespace detail {
-
+#ifdef PIOC_BLOOM_AVX512
 bool have_avx2() noexcept
 {
-#ifdef PIOC_BLOOM_AVX512
 	static const bool yes = __builtin_cpu_supports("avx2");
 	return yes;
-#else
-	return false;
-#endif
 }
 
 bool have_avx512() noexcept
 {
-#ifdef PIOC_BLOOM_AVX512
 	static const bool yes = __builtin_cpu_supports("avx512f");
 	return yes;
-#else
-	return false;
-#endif
 }
 
 std::size_t hash_groups_avx2(const std::uint8_t *s, std::size_t len, std::uint8_t *d) noexcept
 {
-#ifdef PIOC_BLOOM_AVX512
 	return hash_groups_avx2_impl(s, len, d);
-#else
-	(void)s, (void)len, (void)d;
-	return 0;
-#endif
 }
 
 std::size_t hash_groups_avx512(const std::uint8_t *s, std::size_t len, std::uint8_t *d) noexcept
 {
-#ifdef PIOC_BLOOM_AVX512
 	return hash_groups_avx512_impl(s, len, d);
-#else
-	(void)s, (void)len, (void)d;
-	return 0;
-#endif
 }
-
+#else
+// No vector path in this build: hash_buffer_best hashes everything with
+// hash_buffer_any.
+bool have_avx2() noexcept { return false; }
+bool have_avx512() noexcept { return false; }
+std::size_t hash_groups_avx2(const std::uint8_t *, std::size_t, std::uint8_t *) noexcept { return 0; }
+std::size_t hash_groups_avx512(const std::uint8_t *, std::size_t, std::uint8_t *) noexcept { return 0; }
+#endif
 } // namespace detail
 
 void hash_buffer_best(const void *src, std::size_t len, void *dst) noexcept
