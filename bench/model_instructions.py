@@ -95,32 +95,27 @@ def cpu_s(doc):
     return float(sum(r["simulation"]["cpu_s"] for r in doc.get("results", []) if r.get("simulation")))
 
 
-def run_tool(build, tool, args, timeout, valgrind=False):
-    """(instructions or None, the tool's JSON) of one run."""
-    cmd = [os.path.join(build, "tools", tool)] + args + ["--json"]
+def counted_run(build, tool, args, timeout):
+    """(instructions, the tool's JSON) of one run under callgrind (a native
+    run is sim_speeds.run_once)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        if valgrind:
-            cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+               os.path.join(build, "tools", tool)] + args + ["--json"]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-400:]}")
-        ir = None
-        if valgrind:
-            with open(out) as f:
-                for line in f:
-                    if line.startswith(("summary:", "totals:")):
-                        ir = int(line.split()[1])
-                        break
-            if ir is None:
-                raise RuntimeError(f"{' '.join(cmd)}: no instruction total in callgrind's output")
-    return ir, json.loads(p.stdout)
+        with open(out) as f:
+            for line in f:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1]), json.loads(p.stdout)
+    raise RuntimeError(f"{' '.join(cmd)}: no instruction total in callgrind's output")
 
 
 def measure(build, name, tool, args, n, timeout):
     """Instructions per simulated ns between an N and a 2N run."""
-    ir1, d1 = run_tool(build, tool, args + ["-n", str(n)], timeout, valgrind=True)
-    ir2, d2 = run_tool(build, tool, args + ["-n", str(2 * n)], timeout, valgrind=True)
+    ir1, d1 = counted_run(build, tool, args + ["-n", str(n)], timeout)
+    ir2, d2 = counted_run(build, tool, args + ["-n", str(2 * n)], timeout)
     dsim = simulated_ns(d2) - simulated_ns(d1)
     if dsim <= 0:
         raise ValueError(f"{name}: the 2N run simulated no more time than the N run ({dsim:.0f} ns)")
@@ -133,7 +128,7 @@ def host_speed(build, tool, args, timeout):
     the median): the figure bench/sim_speeds.py reports."""
     speeds = []
     for _ in range(3):
-        _, d = run_tool(build, tool, args, timeout)
+        d = sim_speeds.run_once(build, tool, args, timeout)
         speeds.append(simulated_ns(d) / (cpu_s(d) * 1e9))
     return statistics.median(speeds)
 
