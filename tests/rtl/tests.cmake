@@ -16,9 +16,14 @@ set_tests_properties(rtl.fpga PROPERTIES TIMEOUT 3600 LABELS "rtl;slow")
 if(PIOC_RTL)
   file(GLOB RTL_TEST_SRCS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cpp)
   add_executable(test_rtl ${RTL_TEST_SRCS})
-  target_link_libraries(test_rtl PRIVATE pioc_static pioc_catch_main)
+  target_link_libraries(test_rtl PRIVATE pioc_static pioc_rtl pioc_catch_main)
   target_include_directories(test_rtl PRIVATE ${CMAKE_SOURCE_DIR}/lib ${CMAKE_SOURCE_DIR}/tests
                              ${CMAKE_SOURCE_DIR}/fpga/tb)  # the AXI masters' checkers (test_rtl_speed.cpp)
+  # Only the code that names rtl: devices is compiled differently from the
+  # default build (so build-rtl reuses the rest from ccache).
+  add_test(NAME rtl.shared_flags
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/check_shared_flags.sh ${CMAKE_BINARY_DIR})
+  set_tests_properties(rtl.shared_flags PROPERTIES TIMEOUT 60 LABELS rtl)
   add_test(NAME rtl.model_vs_rtl COMMAND test_rtl "~[speed]~[.]")  # a negation alone would run the hidden [.] tests too
   set_tests_properties(rtl.model_vs_rtl PROPERTIES TIMEOUT 900 LABELS rtl)
   # Simulator speed (issue 13, test_rtl_speed.cpp): skipping idle cycles
