@@ -74,12 +74,9 @@ check-disk:
 test-unit: lib
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS) -LE 'slow|qemu|rtl|spin'
 
-# The sanitizer and cross builds are unity builds (CMake batches of a target's
-# sources compiled as one): the headers every tool and test includes (CLI11,
-# Catch2, fmt, json) are parsed once a batch instead of once a file. The
-# default build is not, so a file that misses an include still fails there.
-# They share no object with another tree, so they skip ccache (disk).
-SIDE_TREE := -DCMAKE_UNITY_BUILD=ON -DPIOC_CCACHE=OFF
+# The sanitizer and cross trees share no object with another tree: no ccache
+# (disk; CMakeLists.txt, PIOC_CCACHE).
+SIDE_TREE := -DPIOC_CCACHE=OFF
 
 test-asan:
 	cmake -S . -B build-asan -G Ninja -DPIOC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(SIDE_TREE) $(CMAKE_FLAGS)
