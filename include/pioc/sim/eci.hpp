@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <deque>
 #include <cstdint>
 #include <functional>
@@ -199,9 +200,50 @@ public:
 	/** Load of @p n bytes at @p addr (within one line). Blocks (runs the
 	 *  model) until the line is present. Throws pioc::error(errc::timeout)
 	 *  on a machine check (not answered within timeout_ns) or a deadlock. */
-	void cpu_load(std::uint64_t addr, void *dst, std::size_t n);
+	void cpu_load(std::uint64_t addr, void *dst, std::size_t n)
+	{
+		// A hit on a plain CPU (the default runs' polls: 40 of them a
+		// queue round trip) is the copy and the time, inline; everything
+		// else, and every check's error, goes through cpu_load_other().
+		if (const cline *c = plain_hit(addr, n, "load"); c && c->st != line_state::I) [[likely]] {
+			++stats_.cpu_hits;
+			copy_bytes(dst, c->data.data() + (addr & line_mask_), n);
+			cpu_spend(cfg_.l2_hit_ns);
+			return;
+		}
+		cpu_load_other(addr, dst, n);
+	}
+	/** cpu_load(), then cpu_barrier(barrier::kind::load_load): arm64's
+	 *  ldar, every poll of the coherent protocols. When the hit and the
+	 *  barrier have no event due in their time, both are one step (the
+	 *  same times and counts as the two calls, which it makes otherwise). */
+	void cpu_load_acquire(std::uint64_t addr, void *dst, std::size_t n)
+	{
+		if (const cline *c = plain_hit(addr, n, "load"); c && c->st != line_state::I && acquire_plain_) [[likely]] {
+			const double t1 = now_ + cfg_.l2_hit_ns, t2 = t1 + cfg_.barrier_ns;
+			if (!events_.due(t2)) [[likely]] {
+				++stats_.cpu_hits;
+				copy_bytes(dst, c->data.data() + (addr & line_mask_), n);
+				now_ = t2; // plain_: both times are >= 0, so the two max()es give t2
+				lo_order_point(barrier::kind::load_load);
+				return;
+			}
+		}
+		cpu_load(addr, dst, n);
+		cpu_barrier(barrier::kind::load_load);
+	}
 	/** Store (needs the line Exclusive/Modified: RLDX or RC2D_S on a miss). */
-	void cpu_store(std::uint64_t addr, const void *src, std::size_t n);
+	void cpu_store(std::uint64_t addr, const void *src, std::size_t n)
+	{
+		if (cline *c = plain_hit(addr, n, "store"); c && (c->st == line_state::E || c->st == line_state::M)) [[likely]] {
+			++stats_.cpu_hits;
+			copy_bytes(c->data.data() + (addr & line_mask_), src, n);
+			c->st = line_state::M;
+			cpu_spend(cfg_.l2_hit_ns);
+			return;
+		}
+		cpu_store_other(addr, src, n);
+	}
 	/** Issues loads to all @p lines at once (independent loads in flight,
 	 *  bounded by TAD transactions) and waits for all of them. */
 	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
@@ -311,8 +353,57 @@ private:
 	friend class engine_ctx;
 	/** A line's bytes (one copy per message that carries data). */
 	using line_bytes = sim::line_bytes;
-	struct cline;
+	/** The CPU's copy of a line (its L2's tag and data). */
+	struct cline {
+		line_state st = line_state::I;
+		line_bytes data;
+		bool pending = false;
+		std::uint64_t stamp = 0;
+	};
 	struct dir_entry;
+	/** Nothing but the access itself to model on a hit: no adversary, no
+	 *  store buffer, no weak load order, no capacity, no machine check.
+	 *  refresh_plain() keeps it; every setter of those calls it. */
+	void refresh_plain() noexcept
+	{
+		plain_ = !dead_ && adv_rate_ <= 0 && sb_rate_ <= 0 && lo_rate_ <= 0 && !cfg_.cpu_capacity_lines &&
+			 cfg_.l2_hit_ns >= 0 && cfg_.barrier_ns >= 0;
+		acquire_plain_ = !(ignored_barriers_ & 1u << unsigned(barrier::kind::load_load));
+	}
+	/** On a plain CPU, the CPU's entry for the line of a checked access
+	 *  (its state not read yet), nullptr otherwise: the fast paths' common
+	 *  part. The last line looked up is remembered (a poll loop asks for
+	 *  one line again and again); entries are never freed, so the pointer
+	 *  stays good, and only entries that exist are remembered. */
+	cline *plain_hit(std::uint64_t addr, std::size_t n, const char *what)
+	{
+		if (!plain_) [[unlikely]]
+			return nullptr;
+		const std::uint64_t off = addr & line_mask_, line = addr - off;
+		// The remembered line lies wholly inside the modelled memory, so
+		// an access to it is checked once it is 1 to (the line's bytes
+		// from off) bytes long: check_access()'s other two compares are
+		// known to pass.
+		if (line == memo_line_ && n - 1 < line_size_ - off) [[likely]]
+			return memo_;
+		check_access(addr, n, what);
+		cline *c = cached(line);
+		if (c && mem_end_ - line >= line_size_) {
+			memo_line_ = line;
+			memo_ = c;
+		}
+		return c;
+	}
+	void cpu_load_other(std::uint64_t addr, void *dst, std::size_t n);
+	void cpu_store_other(std::uint64_t addr, const void *src, std::size_t n);
+	/** A poll's 8 bytes as one move, not a call into libc. */
+	static void copy_bytes(void *dst, const void *src, std::size_t n) noexcept
+	{
+		if (n == 8)
+			std::memcpy(dst, src, 8);
+		else
+			std::memcpy(dst, src, n);
+	}
 	// line_size is a power of two (the constructor checks): masks and shifts.
 	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr & ~std::uint64_t(cfg_.line_size - 1); }
 	// The per-line state, by line number (line_table.hpp); a line's entry
@@ -334,8 +425,10 @@ private:
 	 *  error out of line. */
 	void check_access(std::uint64_t addr, std::size_t n, const char *what) const
 	{
-		if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1) ||
-		    addr + n > cfg_.device_bytes + cfg_.cpu_bytes) [[unlikely]]
+		// n - 1 < the bytes left in the line: 1 <= n and no crossing (n
+		// == 0 wraps to the largest value). The end is compared without
+		// forming addr + n, which wraps for an address near 2^64.
+		if (n - 1 >= line_size_ - (addr & line_mask_) || addr >= mem_end_ || mem_end_ - addr < n) [[unlikely]]
 			access_error(addr, n, what);
 	}
 	[[noreturn]] void access_error(std::uint64_t addr, std::size_t n, const char *what) const;
@@ -474,6 +567,11 @@ private:
 	counters stats_;
 	bool trace_on_ = false;
 	bool dead_ = false;
+	bool plain_ = true, acquire_plain_ = true; // refresh_plain()
+	std::uint64_t line_size_ = 0, line_mask_ = 0; // cfg_.line_size, and minus 1
+	std::uint64_t mem_end_ = 0;                // device_bytes + cpu_bytes
+	std::uint64_t memo_line_ = ~std::uint64_t(0); // plain_hit()'s last line (never this value)
+	cline *memo_ = nullptr;
 	std::vector<std::string> log_;
 	std::mt19937_64 adv_rng_;
 	double adv_rate_ = 0;

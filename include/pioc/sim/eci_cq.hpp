@@ -27,10 +27,10 @@
 #include <pioc/coherent/queue.hpp>
 #include <pioc/sim/eci.hpp>
 #include <pioc/sim/eci_engine.hpp>
+#include <pioc/sim/line_bytes.hpp>
 
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <vector>
 
 namespace pioc::sim::eci {
@@ -86,6 +86,7 @@ public:
 private:
 	std::uint64_t entry(std::uint64_t ring, std::uint64_t i) const noexcept;
 	bool is_entry(std::uint64_t ring, std::uint64_t line) const noexcept;
+	static line_bytes bytes_of(const std::uint8_t *p, std::size_t n);
 	void poll_in();
 	void consume(std::uint64_t line);
 	void write_head();
@@ -98,12 +99,20 @@ private:
 	std::uint64_t to_, from_;
 	// CPU -> device
 	std::uint64_t in_head_ = 0;
-	std::map<std::uint64_t, double> granted_; // entry line -> when the CPU got it Exclusive
+	// Per entry of the CPU -> device ring: when the CPU got it Exclusive
+	// (not_granted: it has not). A vector, not a map: a node's allocation
+	// and free per message was a tenth of the queue run's model cost.
+	static constexpr double not_granted = -1;
+	std::vector<double> granted_;
+	double &granted(std::uint64_t line) noexcept { return granted_[(line - to_) / line_ - 1]; }
+	// The request in the device's compute step and its response (one at
+	// a time: busy_), kept so that no message allocates.
+	std::vector<std::uint8_t> req_, resp_;
 	bool recalling_ = false, poll_armed_ = false, busy_ = false;
 	bool head_busy_ = false, head_dirty_ = false;
 	// device -> CPU
 	std::uint64_t out_tail_ = 0, out_shadow_head_ = 0;
-	std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox_;
+	std::deque<std::pair<double, line_bytes>> outbox_; // line_bytes: recycled blocks
 	bool sending_ = false, pump_armed_ = false;
 	cq_stats st_;
 };

@@ -46,8 +46,8 @@ public:
 	 *  loads stay behind it), priced as one barrier. */
 	std::uint64_t load_acquire(std::uint64_t off) const
 	{
-		std::uint64_t v = load64(off);
-		sys_->cpu_barrier(barrier::kind::load_load);
+		std::uint64_t v;
+		sys_->cpu_load_acquire(base_ + off, &v, 8);
 		return v;
 	}
 	/** A store barrier, then the store: the ordering arm64's stlr gives

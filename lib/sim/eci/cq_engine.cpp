@@ -29,6 +29,8 @@ cq_engine::cq_engine(system &sys, cq_config cfg)
 	const std::uint64_t ring = std::uint64_t(cfg_.entries + 1) * line_;
 	to_ = cfg_.base;
 	from_ = to_ + ring;
+	granted_.assign(cfg_.entries, not_granted);
+	resp_.resize(line_ - 8);
 	if (from_ + ring > sys.cfg().device_bytes)
 		throw error(errc::out_of_range,
 			    fmt::format("sim:eci cq: two rings of {} entries need {} bytes from {:#x}; the "
@@ -48,6 +50,16 @@ std::uint64_t cq_engine::entry(std::uint64_t ring, std::uint64_t i) const noexce
 	return ring + (1 + i % cfg_.entries) * line_;
 }
 
+line_bytes cq_engine::bytes_of(const std::uint8_t *p, std::size_t n)
+{
+	line_bytes b;
+	if (n) {
+		b.assign(n, 0);
+		std::memcpy(b.data(), p, n);
+	}
+	return b;
+}
+
 bool cq_engine::is_entry(std::uint64_t ring, std::uint64_t line) const noexcept
 {
 	return line >= ring + line_ && line < ring + std::uint64_t(cfg_.entries + 1) * line_;
@@ -59,7 +71,7 @@ void cq_engine::post(std::vector<std::uint8_t> m, double at)
 		throw error(errc::out_of_range,
 			    fmt::format("sim:eci cq: a {}-byte message does not fit a {}-byte entry ({} bytes of payload)",
 					m.size(), line_, line_ - 8));
-	outbox_.emplace_back(at < 0 ? ctx_.now() : std::max(at, ctx_.now()), std::move(m));
+	outbox_.emplace_back(at < 0 ? ctx_.now() : std::max(at, ctx_.now()), bytes_of(m.data(), m.size()));
 	pump_out();
 }
 
@@ -69,7 +81,7 @@ void cq_engine::on_request(engine_ctx &ctx, std::uint64_t addr, bool exclusive)
 	if (is_entry(to_, line)) {
 		// The CPU is about to write this entry: grant it, look later.
 		ctx.answer(line, true);
-		granted_[line] = ctx.now();
+		granted(line) = ctx.now();
 		poll_in();
 		return;
 	}
@@ -98,10 +110,10 @@ void cq_engine::poll_in()
 	if (recalling_ || busy_ || outbox_.size() >= cfg_.entries)
 		return;
 	std::uint64_t line = entry(to_, in_head_);
-	auto it = granted_.find(line);
-	if (it == granted_.end())
+	const double got = granted(line);
+	if (got == not_granted)
 		return; // the CPU has not asked for the next entry: nothing new can be there
-	double when = it->second + cfg_.recall_ns;
+	double when = got + cfg_.recall_ns;
 	if (ctx_.now() < when) {
 		if (!poll_armed_) {
 			poll_armed_ = true;
@@ -116,7 +128,7 @@ void cq_engine::poll_in()
 	++st_.recalls;
 	ctx_.clean_invalidate(line, [this, line] {
 		recalling_ = false;
-		granted_.erase(line);
+		granted(line) = not_granted;
 		std::uint64_t h;
 		std::memcpy(&h, ctx_.data(line), 8);
 		if (!coherent::cq_entry::valid(h, coherent::cq_entry::sense(in_head_, cfg_.entries))) {
@@ -136,29 +148,28 @@ void cq_engine::consume(std::uint64_t line)
 	std::uint64_t h;
 	std::memcpy(&h, d, 8);
 	std::size_t n = std::min<std::size_t>(coherent::cq_entry::length(h), line_ - 8);
-	std::vector<std::uint8_t> req(d + 8, d + 8 + n);
+	req_.assign(d + 8, d + 8 + n);
 	ctx_.unlock(line);
 	++in_head_;
 	++st_.received;
 	write_head();
 	busy_ = true;
-	ctx_.at(ctx_.now() + cfg_.compute_ns, [this, req = std::move(req)] {
+	ctx_.at(ctx_.now() + cfg_.compute_ns, [this] {
 		busy_ = false;
-		std::vector<std::uint8_t> resp(line_ - 8);
-		std::size_t r = req.size();
+		std::fill(resp_.begin(), resp_.end(), 0); // the handler sees zeros where it writes nothing
+		std::size_t r = req_.size();
 		if (cfg_.handler) {
-			r = cfg_.handler(req.data(), req.size(), resp.data(), resp.size());
-			if (r > resp.size())
+			r = cfg_.handler(req_.data(), req_.size(), resp_.data(), resp_.size());
+			if (r > resp_.size())
 				throw error(errc::out_of_range,
 					    fmt::format("sim:eci cq: the device's handler returned {} bytes; an entry "
 							"carries {}",
-							r, resp.size()));
+							r, resp_.size()));
 		} else {
-			std::copy(req.begin(), req.end(), resp.begin());
+			std::copy(req_.begin(), req_.end(), resp_.begin());
 		}
 		if (r) {
-			resp.resize(r);
-			outbox_.emplace_back(ctx_.now(), std::move(resp));
+			outbox_.emplace_back(ctx_.now(), bytes_of(resp_.data(), r));
 			pump_out();
 		}
 		poll_in();
@@ -227,7 +238,8 @@ void cq_engine::pump_out()
 	ctx_.clean_invalidate(line, [this, line] {
 		auto &m = outbox_.front().second;
 		std::uint8_t *d = ctx_.data(line);
-		std::memcpy(d + 8, m.data(), m.size());
+		if (m.size())
+			std::memcpy(d + 8, m.data(), m.size());
 		std::uint64_t h = coherent::cq_entry::header(coherent::cq_entry::sense(out_tail_, cfg_.entries), m.size());
 		std::memcpy(d, &h, 8);
 		ctx_.unlock(line);

@@ -48,13 +48,6 @@ counters counters::operator-(const counters &o) const noexcept
 	return r;
 }
 
-struct system::cline {
-	line_state st = line_state::I;
-	line_bytes data;
-	bool pending = false;
-	std::uint64_t stamp = 0;
-};
-
 struct system::dir_entry {
 	line_state cpu = line_state::I; // what the home knows of the CPU's copy
 	line_state dev = line_state::I; // CPU-homed lines: the device's copy
@@ -86,6 +79,10 @@ system::system(config c) : cfg_(c), ctx_(*this)
 	tad_busy_.assign(cfg_.tads, 0);
 	tad_wait_.resize(cfg_.tads);
 	tad_fwd_wait_.resize(cfg_.tads);
+	line_size_ = cfg_.line_size;
+	line_mask_ = line_size_ - 1;
+	mem_end_ = cfg_.device_bytes + cfg_.cpu_bytes;
+	refresh_plain();
 }
 
 system::~system() = default;
@@ -95,7 +92,7 @@ std::unique_ptr<system::dir_entry> &system::dir_slot(std::uint64_t line) { retur
 
 void system::access_error(std::uint64_t addr, std::size_t n, const char *what) const
 {
-	if (n == 0 || n > cfg_.line_size || line_of(addr) != line_of(addr + n - 1))
+	if (n == 0 || n > cfg_.line_size - (addr & line_mask_))
 		throw error(errc::misaligned, fmt::format("sim:eci: {}-byte {} at {:#x} crosses a {}-byte line",
 							  n, what, addr, cfg_.line_size));
 	throw error(errc::out_of_range,
@@ -222,6 +219,7 @@ void system::run_until(const bool &done, std::uint64_t line, const char *what)
 			++stats_.machine_checks;
 			now_ = t0 + cfg_.timeout_ns;
 			dead_ = true;
+			refresh_plain();
 			events_.clear();
 			throw error(errc::timeout,
 				    fmt::format("sim:eci: deadlock: the CPU's {} of line {:#x} (TAD {}) can never be "
@@ -232,6 +230,7 @@ void system::run_until(const bool &done, std::uint64_t line, const char *what)
 			++stats_.machine_checks;
 			now_ = t0 + cfg_.timeout_ns;
 			dead_ = true;
+			refresh_plain();
 			events_.clear();
 			throw error(errc::timeout,
 				    fmt::format("sim:eci: machine check: the CPU's {} of line {:#x} was not answered "
@@ -378,6 +377,7 @@ void system::adversary(std::uint64_t seed, double rate, std::vector<std::uint64_
 	adv_rng_.seed(seed);
 	adv_rate_ = rate;
 	adv_lines_ = std::move(lines);
+	refresh_plain();
 }
 
 void system::adversary_act()
@@ -402,7 +402,7 @@ void system::adversary_act()
 	}
 }
 
-void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
+void system::cpu_load_other(std::uint64_t addr, void *dst, std::size_t n)
 {
 	check_alive();
 	adversary_step();
@@ -427,10 +427,7 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	// The access is performed while the line is present; only then does
 	// time pass (a forward arriving meanwhile must see this store or load).
 	auto &c = *cached(line); // made by the miss if it was not there
-	if (n == 8) // a poll's word: one move, not a call into libc
-		std::memcpy(dst, c.data.data() + (addr - line), 8);
-	else
-		std::memcpy(dst, c.data.data() + (addr - line), n);
+	copy_bytes(dst, c.data.data() + (addr - line), n);
 	if (lo_rate_ > 0 && !in_adv_)
 		lo_read_current(addr, n, c.data.data());
 	touch_lru(line);
@@ -438,7 +435,7 @@ void system::cpu_load(std::uint64_t addr, void *dst, std::size_t n)
 	maybe_capacity_evict(line);
 }
 
-void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
+void system::cpu_store_other(std::uint64_t addr, const void *src, std::size_t n)
 {
 	check_alive();
 	if (sb_rate_ > 0 && !in_sb_) {
@@ -462,10 +459,7 @@ void system::cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 		++stats_.cpu_hits;
 	}
 	auto &c = *cached(line); // made by the miss if it was not there
-	if (n == 8)
-		std::memcpy(c.data.data() + (addr - line), src, 8);
-	else
-		std::memcpy(c.data.data() + (addr - line), src, n);
+	copy_bytes(c.data.data() + (addr - line), src, n);
 	c.st = line_state::M;
 	lo_forget(line); // later loads of the line read this store or newer
 	touch_lru(line);

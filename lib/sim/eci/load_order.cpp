@@ -25,6 +25,7 @@ void system::load_order(std::uint64_t seed, double rate)
 {
 	lo_rng_.seed(seed);
 	lo_rate_ = rate;
+	refresh_plain();
 	++lo_epoch_; // nothing kept from before counts
 }
 

@@ -10,12 +10,14 @@ void system::store_buffer(std::uint64_t seed, double drain_rate)
 	sb_drain_all();
 	sb_rng_.seed(seed);
 	sb_rate_ = drain_rate;
+	refresh_plain();
 }
 
 void system::ignore_barrier(barrier::kind k, bool on) noexcept
 {
 	const unsigned bit = 1u << unsigned(k);
 	ignored_barriers_ = on ? ignored_barriers_ | bit : ignored_barriers_ & ~bit;
+	refresh_plain();
 }
 
 void system::sb_perform(std::size_t i)
