@@ -219,7 +219,8 @@ public:
 	 *  same times and counts as the two calls, which it makes otherwise). */
 	void cpu_load_acquire(std::uint64_t addr, void *dst, std::size_t n)
 	{
-		if (const cline *c = plain_hit(addr, n, "load"); c && c->st != line_state::I && acquire_plain_) [[likely]] {
+		if (const cline *c = plain_hit(addr, n, "load");
+		    c && c->st != line_state::I && !(ignored_barriers_ & 1u << unsigned(barrier::kind::load_load))) [[likely]] {
 			const double t1 = now_ + cfg_.l2_hit_ns, t2 = t1 + cfg_.barrier_ns;
 			if (!events_.due(t2)) [[likely]] {
 				++stats_.cpu_hits;
@@ -368,7 +369,6 @@ private:
 	{
 		plain_ = !dead_ && adv_rate_ <= 0 && sb_rate_ <= 0 && lo_rate_ <= 0 && !cfg_.cpu_capacity_lines &&
 			 cfg_.l2_hit_ns >= 0 && cfg_.barrier_ns >= 0;
-		acquire_plain_ = !(ignored_barriers_ & 1u << unsigned(barrier::kind::load_load));
 	}
 	/** On a plain CPU, the CPU's entry for the line of a checked access
 	 *  (its state not read yet), nullptr otherwise: the fast paths' common
@@ -405,7 +405,7 @@ private:
 			std::memcpy(dst, src, n);
 	}
 	// line_size is a power of two (the constructor checks): masks and shifts.
-	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr & ~std::uint64_t(cfg_.line_size - 1); }
+	std::uint64_t line_of(std::uint64_t addr) const noexcept { return addr & ~line_mask_; }
 	// The per-line state, by line number (line_table.hpp); a line's entry
 	// exists once made, as an unordered_map's did.
 	cline *cached(std::uint64_t line) const noexcept
@@ -567,7 +567,7 @@ private:
 	counters stats_;
 	bool trace_on_ = false;
 	bool dead_ = false;
-	bool plain_ = true, acquire_plain_ = true; // refresh_plain()
+	bool plain_ = true; // refresh_plain()
 	std::uint64_t line_size_ = 0, line_mask_ = 0; // cfg_.line_size, and minus 1
 	std::uint64_t mem_end_ = 0;                // device_bytes + cpu_bytes
 	std::uint64_t memo_line_ = ~std::uint64_t(0); // plain_hit()'s last line (never this value)

@@ -17,7 +17,6 @@ void system::ignore_barrier(barrier::kind k, bool on) noexcept
 {
 	const unsigned bit = 1u << unsigned(k);
 	ignored_barriers_ = on ? ignored_barriers_ | bit : ignored_barriers_ & ~bit;
-	refresh_plain();
 }
 
 void system::sb_perform(std::size_t i)
