@@ -6,6 +6,7 @@
 #include <pioc/error.hpp>
 #include <pioc/place.hpp>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <iostream>
@@ -146,15 +147,18 @@ bool parse(CLI::App &app, int argc, char **argv, const CLI::App &cmd)
 
 } // namespace
 
-tool::tool(std::string name, std::string summary) : app_(std::move(summary), std::move(name))
+tool::tool(std::string name, std::string summary)
+	: app_(std::make_unique<CLI::App>(std::move(summary), std::move(name)))
 {
-	app_.formatter(std::make_shared<help_format>());
-	set_up(app_);
+	app_->formatter(std::make_shared<help_format>());
+	set_up(*app_);
 }
+
+tool::~tool() = default;
 
 void tool::command(std::string name, std::string help, const setup &s)
 {
-	CLI::App *cmd = app_.add_subcommand(name, std::move(help));
+	CLI::App *cmd = app_->add_subcommand(name, std::move(help));
 	cmd->group("commands");
 	set_up(*cmd);
 	order_.push_back(name);
@@ -170,15 +174,15 @@ std::string full_name(const CLI::App &cmd)
 int tool::main(int argc, char **argv, const body &single)
 {
 	if (bodies_.empty())
-		return run(app_.get_name(), [&] { return parse(app_, argc, argv, app_) ? exit_ok : single(); });
+		return run(app_->get_name(), [&] { return parse(*app_, argc, argv, *app_) ? exit_ok : single(); });
 	return run_command(argc, argv);
 }
 
 int tool::run_command(int argc, char **argv)
 {
-	const std::string &name = app_.get_name();
+	const std::string &name = app_->get_name();
 	if (argc < 2) {
-		std::cerr << app_.help();
+		std::cerr << app_->help();
 		return exit_usage;
 	}
 	const std::string_view first = argv[1];
@@ -188,7 +192,7 @@ int tool::run_command(int argc, char **argv)
 			char *args[] = {argv[0], argv[2], help, nullptr};
 			return run_command(3, args);
 		}
-		std::cout << app_.help();
+		std::cout << app_->help();
 		return exit_ok;
 	}
 	const auto it = bodies_.find(first);
@@ -200,11 +204,33 @@ int tool::run_command(int argc, char **argv)
 					 name);
 		return exit_usage;
 	}
-	const CLI::App &cmd = *app_.get_subcommand(std::string(first));
-	return run(full_name(cmd), [&] { return parse(app_, argc, argv, cmd) ? exit_ok : it->second(); });
+	const CLI::App &cmd = *app_->get_subcommand(std::string(first));
+	return run(full_name(cmd), [&] { return parse(*app_, argc, argv, cmd) ? exit_ok : it->second(); });
 }
 
 // ---- options ----------------------------------------------------------------
+
+void describe(CLI::App &cmd, const std::string &text) { cmd.description(text); }
+
+void set_footer(CLI::App &cmd, const std::string &text) { cmd.footer(text); }
+
+CLI::Option *add_flag(CLI::App &cmd, const std::string &names, bool &out, const std::string &help)
+{
+	return cmd.add_flag(names, out, help);
+}
+
+void describe_option(CLI::App &cmd, const std::string &name, const std::string &help)
+{
+	cmd.get_option(name)->description(help);
+}
+
+bool given(const CLI::App &cmd, const std::string &name)
+{
+	const CLI::Option *o = cmd.get_option_no_throw(name);
+	return o && o->count() > 0;
+}
+
+CLI::Option *show_default(CLI::Option *o, const std::string &text) { return o->default_str(text); }
 
 CLI::Option *add_parsed(CLI::App &cmd, const std::string &names, const std::string &help,
 			std::function<void(std::string_view)> parse, const std::string &metavar,

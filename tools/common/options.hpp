@@ -26,6 +26,13 @@
  *    or malformed is a usage error naming --device.
  *  - device_kinds_help(): the device list for a --help footer.
  *  - full_name(cmd): "pciebench pio", for reports and progress lines.
+ *  - describe, set_footer, add_flag, describe_option, given, show_default:
+ *    the few CLI::App and CLI::Option calls the commands make.
+ * This header declares CLI::App and CLI::Option without including CLI11:
+ * <CLI/CLI.hpp> costs each file that includes it about 7 s of compiling
+ * (its validators are built in every translation unit), so only
+ * options.cpp and the files that parse on their own include it
+ * (Documentation/testing.md, "Compile time").
  * Beside it: run.hpp (usage_error, exit codes, emit), units.hpp (the size and
  * count parsers on their own), progress.hpp (progress lines on stderr).
  *
@@ -50,15 +57,19 @@
 #include <pioc/enum_names.hpp>
 #include <pioc/mem_type.hpp>
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace CLI {
+class App;
+class Option;
+} // namespace CLI
 
 namespace pioc::tool {
 
@@ -69,10 +80,11 @@ public:
 	using setup = std::function<body(CLI::App &)>;
 
 	tool(std::string name, std::string summary);
+	~tool();
 	tool(const tool &) = delete;
 	tool &operator=(const tool &) = delete;
 
-	CLI::App &app() noexcept { return app_; }
+	CLI::App &app() noexcept { return *app_; }
 	/** Adds subcommand @p name; @p s registers its options, returns its body. */
 	void command(std::string name, std::string help, const setup &s);
 	/** Parses and runs: the chosen subcommand's body, or @p single for a tool
@@ -82,13 +94,33 @@ public:
 private:
 	int run_command(int argc, char **argv);
 
-	CLI::App app_;
+	std::unique_ptr<CLI::App> app_;
 	std::map<std::string, body, std::less<>> bodies_;
 	std::vector<std::string> order_; ///< command names as added (for messages)
 };
 
 /** "pciebench pio" for a subcommand, "pioc-info" for a tool's own app. */
 std::string full_name(const CLI::App &cmd);
+
+/** The command's description, the first paragraph of its --help. */
+void describe(CLI::App &cmd, const std::string &text);
+
+/** Text after the options in --help (replaces what was set before). */
+void set_footer(CLI::App &cmd, const std::string &text);
+
+/** A flag: @p out becomes true when given. */
+CLI::Option *add_flag(CLI::App &cmd, const std::string &names, bool &out, const std::string &help);
+
+/** Replaces the help of the option @p name registered earlier on @p cmd
+ *  (a command that takes only some devices says which for --device). */
+void describe_option(CLI::App &cmd, const std::string &name, const std::string &help);
+
+/** Whether the command line gave option @p name (after the parse; false
+ *  for an option @p cmd does not have). */
+bool given(const CLI::App &cmd, const std::string &name);
+
+/** The default --help shows for @p o ([default: TEXT]). */
+CLI::Option *show_default(CLI::Option *o, const std::string &text);
 
 /** Options every benchmark takes; the values set before add_bench_options()
  *  are the defaults --help shows. */
@@ -111,8 +143,7 @@ enum bench_option_set : unsigned {
 
 /** Registers the shared options of @p which on @p cmd. @p mem_help says which
  *  mapping --mem-type applies to ("the BAR0 mapping"). A command that takes
- *  only some devices says which with
- *  cmd.get_option("--device")->description(...). */
+ *  only some devices says which with describe_option(cmd, "--device", ...). */
 void add_bench_options(CLI::App &cmd, bench_options &o, unsigned which = opt_all,
 		       std::string_view mem_help = "memory type of the BAR mapping");
 

@@ -41,9 +41,9 @@ void apply_backend_defaults(bench_options &o, std::string_view command, std::str
 	const auto d = backend_defaults(command, backend);
 	if (!d)
 		return;
-	if (cmd.count("--iterations") == 0)
+	if (!given(cmd, "--iterations"))
 		o.iterations = d->iterations;
-	if (cmd.count("--warmup") == 0)
+	if (!given(cmd, "--warmup"))
 		o.warmup = d->warmup;
 }
 

@@ -11,8 +11,6 @@
 
 #include "common/options.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>

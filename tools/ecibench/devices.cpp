@@ -31,7 +31,7 @@ device_choice classify(std::string_view spec)
 
 void device_options::add(command_line &c, const std::string &help, const std::string &fallback, bool engine_alias)
 {
-	c.add_text("--device,-d", "SPEC", help, device)->default_str(fallback);
+	pioc::tool::show_default(c.add_text("--device,-d", "SPEC", help, device), fallback);
 	c.add_text("--window", "PATH", "a module's ECI window (eci0, /dev/pioc/eci0): the same as --device kmod:eci0",
 		   window);
 	if (engine_alias)

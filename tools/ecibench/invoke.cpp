@@ -292,7 +292,7 @@ pioc::tool::tool::body ecibench_invoke(CLI::App &cmd)
 	o.common.iterations = 1000;
 	o.common.warmup = 10;
 	command_line c(cmd);
-	cmd.description("Synchronous invocations over two cache lines (paper Fig. 5).");
+	pioc::tool::describe(cmd, "Synchronous invocations over two cache lines (paper Fig. 5).");
 	o.dev.add(c,
 		  "sim:eci (default: the modelled Enzian, SIMULATED), rtl:coh (its Verilated coherent engine, 5a "
 		  "and 5b, 128-byte lines; -DPIOC_RTL=ON builds) or kmod:eciN (a module's ECI window: the "

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
 			   "model); 'queue' and 'pingpong' run for real between two cores of this machine\n"
 			   "(measured time), on the heap or in an ECI window; 'queue --device sim:eci' puts\n"
 			   "the modelled FPGA at the other end (SIMULATED time).");
-	t.app().footer("devices (--device SPEC)          invoke     queue      pingpong\n"
+	pioc::tool::set_footer(t.app(), "devices (--device SPEC)          invoke     queue      pingpong\n"
 		       "  sim:eci   modelled Enzian       default    yes        -\n"
 		       "  rtl:coh   Verilated coh engine  yes        -          -\n"
 		       "            (-DPIOC_RTL=ON builds)\n"

@@ -15,8 +15,6 @@
 #include "common/run.hpp"
 #include "common/units.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -66,17 +64,13 @@ public:
 	}
 	CLI::Option *add_flag(const std::string &names, const std::string &help, bool &out)
 	{
-		return app_.add_flag(names, out, help);
+		return pioc::tool::add_flag(app_, names, out, help);
 	}
-	void footer(std::string text) { app_.footer(std::move(text)); }
+	void footer(const std::string &text) { pioc::tool::set_footer(app_, text); }
 
 	/** True if option @p name ("--window") appeared on the command line
 	 *  (false for an option this command does not have). */
-	bool given(const std::string &name) const
-	{
-		const CLI::Option *o = app_.get_option_no_throw(name);
-		return o && o->count() > 0;
-	}
+	bool given(const std::string &name) const { return pioc::tool::given(app_, name); }
 
 private:
 	CLI::App &app_;

@@ -66,7 +66,7 @@ pioc::tool::tool::body ecibench_pingpong(CLI::App &cmd)
 	o.common.iterations = 100000;
 	o.common.warmup = 1000;
 	command_line c(cmd);
-	cmd.description("Cache-line ping-pong between two cores: the floor, and FastForward (measured).");
+	pioc::tool::describe(cmd, "Cache-line ping-pong between two cores: the floor, and FastForward (measured).");
 	o.dev.add(c,
 		  "cores (default: the lines on the heap) or kmod:eciN (in a module's ECI window); an echo "
 		  "thread on another core either way (measured)",

@@ -120,7 +120,7 @@ pioc::tool::tool::body ecibench_queue(CLI::App &cmd)
 	o.common.iterations = 100000;
 	o.common.warmup = 1000;
 	command_line c(cmd);
-	cmd.description("CNI cachable queue round trips: between two cores (measured) or with the "
+	pioc::tool::describe(cmd, "CNI cachable queue round trips: between two cores (measured) or with the "
 				"modelled device (simulated).");
 	o.dev.add(c,
 		  "cores (default: the rings on the heap, an echo thread on another core; measured), sim:eci (the "

@@ -64,7 +64,7 @@ void add_crossover_options(CLI::App &c, crossover_opts &x)
 	o.warmup = 50;
 	o.mem = mem_type::wc;
 	add_bench_options(c, o, opt_all, "memory type of the PIO mapping (BAR0)");
-	c.get_option("--device")->description("an XDMA device (its DMA engines; its BAR0 for PIO unless "
+	describe_option(c, "--device", "an XDMA device (its DMA engines; its BAR0 for PIO unless "
 					      "--pio-device): sim:xdma, sim:xdma_pio, rtl:xdma or a PCI function");
 	add_sizes(c, "--sizes,-s", x.sizes, "64,256,512,1K,2K,4K,8K",
 		  fmt::format("request sizes in bytes, 1..{} (the PIO payload); at least two", pio::max_payload));
@@ -73,7 +73,7 @@ void add_crossover_options(CLI::App &c, crossover_opts &x)
 		   std::string(xdma::to_string(x.mode)));
 	add_text(c, "--pio-device", x.pio_device,
 		 "device with the PIO image (found by its ID) (sim:xdma, sim:xdma_pio, rtl:xdma, PCI) [default: --device]", "SPEC");
-	c.footer("PIO op: write_read (request into REQ, doorbell, status read, response from RESP).\n"
+	set_footer(c, "PIO op: write_read (request into REQ, doorbell, status read, response from RESP).\n"
 		 "DMA op: H2C of the request to card memory, then C2H of a response of the same size.\n"
 		 "On simulated devices every time is SIMULATED (link, PIO image and XDMA engine models).");
 }

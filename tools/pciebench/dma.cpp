@@ -271,7 +271,7 @@ void add_dma_options(CLI::App &c, dma_opts &o)
 	o.common.warmup = 100;
 	o.tests = {test::lat_rd, test::lat_wrrd, test::bw_rd, test::bw_wr, test::bw_rdwr};
 	add_bench_options(c, o.common, opt_device | opt_format | opt_cpu | opt_iterations | opt_quiet);
-	c.get_option("--device")->description("an XDMA device: sim:xdma, sim:xdma_pio, rtl:xdma, a PCI function or "
+	describe_option(c, "--device", "an XDMA device: sim:xdma, sim:xdma_pio, rtl:xdma, a PCI function or "
 					      "xilinx:/dev/xdma0[:CH] (every kind: 'pciebench --help')");
 	add_name_list(c, "--tests,-t", test_names, o.tests, "test", "tests (see the top of this help)");
 	add_sizes(c, "--sizes,-s", o.sizes, "64,256,1K,4K,16K,64K", "transfer sizes in bytes");
@@ -302,7 +302,7 @@ void add_dma_options(CLI::App &c, dma_opts &o)
 		   "ADDR", "0; simulated: the device's data base");
 	add_parsed(c, "--bar", "XDMA config BAR", [&o](std::string_view v) { o.bar = int(parse_count(v)); }, "N",
 		   "found by its identifier registers");
-	c.footer("tests:\n"
+	set_footer(c, "tests:\n"
 		 "  LAT_RD    one device read of host memory (H2C) at a time: doorbell -> completion seen\n"
 		 "  LAT_WRRD  a device write to host memory (C2H) then a read of it back (H2C)\n"
 		 "  BW_RD     H2C transfers with --queue-depth in flight, bytes / elapsed\n"

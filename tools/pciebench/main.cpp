@@ -8,7 +8,7 @@ int main(int argc, char **argv)
 			   "PCIe benchmarks between the CPU and an FPGA. Without --device they run on a built-in\n"
 			   "simulated device (each command says which) and say so: simulated times are modelled by\n"
 			   "the link and device model, never measured.");
-	t.app().footer(pioc::tool::device_kinds_help() +
+	pioc::tool::set_footer(t.app(), pioc::tool::device_kinds_help() +
 		       "\n"
 		       "'pciebench COMMAND --help' explains a command's options. Every command prints\n"
 		       "a table by default, --json or --csv for scripts (Documentation/benchmarking.md).\n"

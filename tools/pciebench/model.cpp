@@ -31,25 +31,25 @@ void add_model_options(CLI::App &c, model_opts &o)
 	add_count(c, "--mps", o.mps, 128, 4096, "max payload size in bytes, 128..4096", "BYTES");
 	add_count(c, "--mrrs", o.mrrs, 128, 4096, "max read request size in bytes, 128..4096", "BYTES");
 	add_count(c, "--rcb", o.rcb, 64, 128, "read completion boundary in bytes: 64 or 128", "BYTES");
-	c.add_flag("--rcb-chunks", o.p.rcb_chunks, "completions cut at the RCB instead of MPS");
+	add_flag(c, "--rcb-chunks", o.p.rcb_chunks, "completions cut at the RCB instead of MPS");
 	add_count(c, "--addr", o.addr, 32, 64, "address width of MWr/MRd headers in bits: 32 or 64", "BITS");
-	c.add_flag("--ecrc", o.p.ecrc, "a 4-byte ECRC digest on every TLP");
+	add_flag(c, "--ecrc", o.p.ecrc, "a 4-byte ECRC digest on every TLP");
 	add_sizes(c, "--sizes,-s", o.sizes, "64,128,256,512,1024,1500,2048,4096", "transfer sizes in bytes");
 	add_text(c, "--device,-d", o.device,
 		 "take generation, lanes (from the OS) and MPS/MRRS (from the XDMA config block) from a device "
 		 "(any spec; sim:* report their modelled link); explicit options win [default: none, the options]",
 		 "SPEC");
-	c.add_flag("--json", o.json,
+	add_flag(c, "--json", o.json,
 		   "one JSON object: raw_gbps, tlp_gbps, rows [{size, write_gbps, read_gbps, rdwr_rx_gbps, "
 		   "rdwr_tx_gbps}]");
-	c.footer("worked example (pcie-model.md): pciebench model --gen 3 --lanes 8 --mps 256 --mrrs 512 --rcb 64 "
+	set_footer(c, "worked example (pcie-model.md): pciebench model --gen 3 --lanes 8 --mps 256 --mrrs 512 --rcb 64 "
 		 "--sizes 64,256,1500\n"
 		 "  -> raw 63.02, TLP 57.88; 64 B: write 42.10, read 44.10, read+write 33.08 Gb/s");
 }
 
 int run_model(model_opts &o, const CLI::App &c)
 {
-	auto given = [&c](const char *name) { return c.count(name) > 0; };
+	auto given = [&c](const char *name) { return pioc::tool::given(c, name); };
 	pcie_model::params &p = o.p;
 	std::uint64_t gen = o.gen, lanes = o.lanes, mps = o.mps, mrrs = o.mrrs;
 	std::string source = "command line";

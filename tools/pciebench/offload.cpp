@@ -327,8 +327,8 @@ void add_offload_options(CLI::App &c, paths &p)
 	add_text(c, "--dma-device", p.dma_device,
 		 "XDMA device whose engines reach the PIO image (sim:xdma_pio, rtl:xdma, or the VCU118's PCI address)",
 		 "SPEC");
-	c.add_flag("--pipelined", p.pipelined, "eci path: all lines of a message in flight at once");
-	c.footer("Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
+	add_flag(c, "--pipelined", p.pipelined, "eci path: all lines of a message in flight at once");
+	set_footer(c, "Each run sends a batch of 128-byte elements and gets the k = 8 hashes (64 bytes) of every\n"
 		 "element back; the answers are checked against pioc/bloom_hash.hpp. The cpu path is\n"
 		 "measured on this core; the others are SIMULATED on the built-in devices (column 'time').\n"
 		 "example: pciebench offload --sizes 128..16K --json\n" +

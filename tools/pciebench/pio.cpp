@@ -265,7 +265,7 @@ void add_options(CLI::App &cmd, pio_options &o)
 	o.common.mem = mem_type::wc;
 	o.ops = {bench_op::write, bench_op::read, bench_op::write_read, bench_op::write_stream, bench_op::read_stream};
 	add_bench_options(cmd, o.common, opt_all, "memory type of the PIO image's BAR mapping");
-	cmd.get_option("--device")->description(
+	describe_option(cmd, "--device",
 		"device with the PIO image (its BAR found by its ID: on a VCU118 the XDMA bypass BAR): sim:pio, "
 		"sim:xdma, sim:xdma_pio, rtl:pio, rtl:xdma or a PCI function (every kind: 'pciebench --help')");
 	add_sizes(cmd, "--sizes,-s", o.sizes, "8..8K",
@@ -278,7 +278,7 @@ void add_options(CLI::App &cmd, pio_options &o)
 		 "PRESET");
 	add_count(cmd, "--retries", o.retries, 0, 1000,
 		  "NOT_READY answers tolerated per invocation before failing with a timeout");
-	cmd.footer(epilog_text + backend_defaults_help("pciebench pio"));
+	set_footer(cmd, epilog_text + backend_defaults_help("pciebench pio"));
 }
 
 void finish(pio_options &o)

@@ -115,12 +115,12 @@ int main(int argc, char **argv)
 			(void)pioc::sim::link_timing::preset_named(link); // refuses an unknown preset here
 		},
 		"PRESET", link);
-	cli.add_flag("--list", list, "list the devices that can be served");
-	cli.add_flag("--no-msix", no_msix,
+	pioc::tool::add_flag(cli, "--list", list, "list the devices that can be served");
+	pioc::tool::add_flag(cli, "--no-msix", no_msix,
 		     "offer MSI and INTx only: no MSI-X capability (QEMU 11.1's vfio-user client aborts when a "
 		     "function with MSI-X is unplugged; Documentation/cosim.md)");
-	cli.add_flag("--forever", forever, "serve the next client after one disconnects (a fresh model each time)");
-	cli.footer("devices this build serves (the simulated ones of 'pciebench --help'):\n" +
+	pioc::tool::add_flag(cli, "--forever", forever, "serve the next client after one disconnects (a fresh model each time)");
+	pioc::tool::set_footer(cli, "devices this build serves (the simulated ones of 'pciebench --help'):\n" +
 		   pioc::devd::served_device_list() +
 		   "\n"
 		   "QEMU (10.1 or newer) side:\n"

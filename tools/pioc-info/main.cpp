@@ -222,12 +222,12 @@ int main(int argc, char **argv)
 	CLI::App &cli = t.app();
 	bool all = false, as_json = false;
 	std::string spec;
-	cli.add_flag("--all,-a", all, "list every PCI function, not only pioc's (Xilinx XDMA IDs, bound to pioc)");
+	pioc::tool::add_flag(cli, "--all,-a", all, "list every PCI function, not only pioc's (Xilinx XDMA IDs, bound to pioc)");
 	pioc::tool::add_text(cli, "--device,-d", spec,
 			     "show one device in detail: BARs, link, MPS/MRRS, NUMA node, local cores (any spec below)",
 			     "SPEC");
-	cli.add_flag("--json", as_json, "print JSON instead of text (one object; see Documentation/devices.md)");
-	cli.footer(pioc::tool::device_kinds_help() +
+	pioc::tool::add_flag(cli, "--json", as_json, "print JSON instead of text (one object; see Documentation/devices.md)");
+	pioc::tool::set_footer(cli, pioc::tool::device_kinds_help() +
 		   "\n"
 		   "Without --device, pioc-info lists the simulated devices and the PCI functions pioc can\n"
 		   "drive. The link generation and width, MPS and MRRS come from the PCI Express capability\n"
