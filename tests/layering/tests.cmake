@@ -26,3 +26,9 @@ add_test(NAME build.private_views
   COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-private-views ${CMAKE_CXX_COMPILER} ${PIOC_VIEWS}
           ${CMAKE_SOURCE_DIR}/include ${PIOC_GEN})
 set_tests_properties(build.private_views PROPERTIES TIMEOUT 120 LABELS unit)
+
+# CLI11 in the two files that parse, not in every tool file (7 s of
+# compiling each, in four trees). Preprocessor only: a few seconds.
+add_test(NAME layering.cli11_in_two_files
+  COMMAND ${CMAKE_CURRENT_LIST_DIR}/check-cli11 ${CMAKE_SOURCE_DIR} ${CMAKE_CXX_COMPILER} ${PIOC_GEN})
+set_tests_properties(layering.cli11_in_two_files PROPERTIES TIMEOUT 120 LABELS "unit;layering")
