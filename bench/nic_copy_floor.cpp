@@ -11,9 +11,16 @@
 // (pioc::xdma::stream_ring's stride), a frame's bytes a slice of a 64 KiB
 // pool at a random offset (nicbench::frame_source), one recycled snapshot
 // buffer. Prints CPU ns per frame (the process's CPU clock, as the
-// simulator's speed meter reads it) for all five and for the model's two.
+// simulator's speed meter reads it) for all five, for the model's two, and
+// for the least any model of the device could do: 1, one copy from the TX
+// slot straight into the RX slot (the device must move the bytes; a model
+// that keeps no snapshot), 4 and 5. Steps 1, 4 and 5 are the driver's and
+// nicbench's, the code that runs on hardware too, so that last figure is
+// a floor for every model on this machine, not just this one
+// (bench/nic_dma_ceiling.py turns it into the best speed the default run
+// could reach here).
 //
-// usage: nic_copy_floor [SIZE [RING [FRAMES]]]   (default 9600 64 200000)
+// usage: nic_copy_floor [--json] [SIZE [RING [FRAMES]]]   (default 9600 64 200000)
 #include <pioc/regs/nic_dma.hpp>
 
 #include <sys/mman.h>
@@ -51,10 +58,18 @@ struct floor_run {
 	std::vector<std::byte> pool, snapshot, user;
 	std::mt19937_64 rng{42};
 
-	/** CPU ns per frame over @p frames; the driver's and nicbench's copies
-	 *  too unless @p model_only. Returns the compare's failures (0). */
-	double run(std::uint64_t frames, bool model_only, std::uint64_t &bad)
+	/** What a timed pass does per frame. */
+	enum class steps {
+		all,	    ///< 1 to 5, as the run
+		model_only, ///< 2 and 3: this model's two copies
+		least,	    ///< 1, one TX slot -> RX slot copy, 4, 5: any model's floor
+	};
+
+	/** CPU ns per frame over @p frames; counts the compare's failures
+	 *  (none) in @p bad. */
+	double run(std::uint64_t frames, steps what, std::uint64_t &bad)
 	{
+		const bool model_only = what == steps::model_only;
 		const std::size_t stride = pioc::regs::nic_dma::BUF_BYTES;
 		const std::size_t pool_bytes = pool.size() - pioc::regs::nic_dma::MTU;
 		const double t0 = cpu_ns();
@@ -63,8 +78,12 @@ struct floor_run {
 			std::byte *txs = tx + (i % ring) * stride, *rxs = rx + (i % ring) * stride;
 			if (!model_only)
 				std::memcpy(txs, src, size);
-			std::memcpy(snapshot.data(), txs, size);
-			std::memcpy(rxs, snapshot.data(), size);
+			if (what == steps::least) {
+				std::memcpy(rxs, txs, size);
+			} else {
+				std::memcpy(snapshot.data(), txs, size);
+				std::memcpy(rxs, snapshot.data(), size);
+			}
 			if (!model_only) {
 				std::memcpy(user.data(), rxs, size);
 				bad += std::memcmp(user.data(), src, size) != 0;
@@ -79,6 +98,9 @@ struct floor_run {
 int main(int argc, char **argv)
 {
 	namespace nd = pioc::regs::nic_dma;
+	const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
+	if (json)
+		--argc, ++argv;
 	const std::size_t size = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : nd::MTU;
 	const std::size_t ring = argc > 2 ? std::strtoull(argv[2], nullptr, 0) : 64;
 	const std::uint64_t frames = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : 200000;
@@ -95,13 +117,22 @@ int main(int argc, char **argv)
 	for (auto &b : f.pool)
 		b = std::byte(f.rng());
 	std::uint64_t bad = 0;
-	f.run(frames / 10 + 1, false, bad); // warm: every slot touched once
-	const double all = f.run(frames, false, bad);
-	const double model = f.run(frames, true, bad);
-	std::printf("nic_copy_floor: %zu-byte frames, rings of %zu slots, %llu frames (MEASURED CPU time)\n", size,
-		    ring, (unsigned long long)frames);
-	std::printf("  driver + engine models + check (4 copies, 1 compare): %.0f ns per frame\n", all);
-	std::printf("  the engine models' two copies alone:                  %.0f ns per frame\n", model);
+	using steps = floor_run::steps;
+	f.run(frames / 10 + 1, steps::all, bad); // warm: every slot touched once
+	const double all = f.run(frames, steps::all, bad);
+	const double model = f.run(frames, steps::model_only, bad);
+	const double least = f.run(frames, steps::least, bad);
+	if (json) {
+		std::printf("{\"size\": %zu, \"ring\": %zu, \"frames\": %llu, \"all_ns\": %.1f, \"model_ns\": %.1f, "
+			    "\"least_ns\": %.1f, \"measured\": \"CPU ns per frame\"}\n",
+			    size, ring, (unsigned long long)frames, all, model, least);
+	} else {
+		std::printf("nic_copy_floor: %zu-byte frames, rings of %zu slots, %llu frames (MEASURED CPU time)\n",
+			    size, ring, (unsigned long long)frames);
+		std::printf("  driver + engine models + check (4 copies, 1 compare): %.0f ns per frame\n", all);
+		std::printf("  the engine models' two copies alone:                  %.0f ns per frame\n", model);
+		std::printf("  any model's floor (3 copies, 1 compare):              %.0f ns per frame\n", least);
+	}
 	if (bad != 0) {
 		std::fprintf(stderr, "nic_copy_floor: %llu frames compared unequal\n", (unsigned long long)bad);
 		return 1;
