@@ -36,6 +36,8 @@ import statistics
 import subprocess
 import sys
 
+from sim_speeds import machine  # the same description of the host as the speed table's
+
 WARMUP_DEFAULT = 2  # nicbench's --warmup default: those frames are simulated and timed too
 
 
@@ -82,23 +84,12 @@ def measure(build, repeat, floor_frames, ring):
         "model_speed": total_sim / total_cpu,
         "ceiling_speed": total_sim / floor_cpu,
         "real_time_possible": total_sim / floor_cpu >= 1.0,
-        "cpu": machine_cpu(),
+        "machine": machine(),
     }
 
 
-def machine_cpu():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith(("model name", "CPU part")):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return ""
-
-
 def print_table(m):
-    print(f"{m['what']}, on {m['cpu'] or 'this machine'} (MEASURED CPU time; median of {m['repeat']})")
+    print(f"{m['what']}, on {m['machine']['cpu']} (MEASURED CPU time; median of {m['repeat']})")
     print(f"{'size':>6} {'frames':>7} {'sim ns/frame':>13} {'model CPU ns/frame':>19} {'floor ns/frame':>15}"
           f" {'size ceiling':>13}")
     for r in m["sizes"]:
