@@ -311,7 +311,8 @@ public:
 	 *  same simulated times as calling idle(@p step) in a loop. Call it
 	 *  where such a loop would idle, after a read of the polled memory
 	 *  found nothing new; an MMIO access since the last idle makes it one
-	 *  plain idle (sim::pcie_link::cpu_poll_until). */
+	 *  plain idle (sim::pcie_link::cpu_poll_until). @p horizon
+	 *  UINT64_MAX: the caller has no timed check of its own. */
 	void idle_polls(std::uint64_t step, std::uint64_t horizon) const;
 	/** Until eventfd @p fd is signalled (true) or @p deadline passes: the
 	 *  device runs from event to event. */

@@ -5,6 +5,7 @@
 #include <pioc/sim/pcie_link.hpp>
 
 #include <algorithm>
+#include <limits>
 
 namespace pioc {
 
@@ -50,7 +51,11 @@ void sim_io::idle(std::uint64_t ns) const
 
 void sim_io::idle_polls(std::uint64_t step, std::uint64_t horizon) const
 {
-	link_->cpu_poll_until(double(step), double(horizon));
+	// UINT64_MAX: the caller has no timed check of its own (its horizon
+	// is the device's next change); as a number it would let the polls
+	// run on through a device with nothing to come, for ever.
+	const double h = horizon == ~std::uint64_t(0) ? std::numeric_limits<double>::infinity() : double(horizon);
+	link_->cpu_poll_until(double(step), h);
 }
 
 /** The CPU sleeps until the device's next event or @p deadline, then the

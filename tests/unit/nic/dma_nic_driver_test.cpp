@@ -8,6 +8,7 @@
 
 #include <pioc/nic/dma_nic.hpp>
 #include <pioc/regs/nic_dma.hpp>
+#include <pioc/sim/pcie_link.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -406,4 +407,77 @@ TEST_CASE("dma nic: last_rx() after a stream drops the stamps nobody asked for i
 		const auto user = dev.map(dma_nic_bar(dev), pioc::mem_type::uc);
 		CHECK(user.read<std::uint64_t>(rd::RX_STAMP.offset) == rd::STAMP_EMPTY);
 	});
+}
+
+// poll_rx_spin() in the simulator spends the polls that cannot see a frame
+// at once (sim_io::idle_polls: before the model's next event or posted
+// write, and before the caller's horizon). Those must be exactly the polls
+// a loop of poll_rx_spin() makes one by one (skipping off): every TLP at the
+// same simulated time, each wait ended where polling one by one ends it. The
+// first wait of each frame has a horizon, stepped across the frame's round
+// trip: the loop stops at it, then waits on without one.
+TEST_CASE("dma nic: poll_rx_spin spends its unchanged polls at once, with every TLP and every wait's end where polling "
+	  "one by one puts them; a horizon ends the wait where it does")
+{
+	struct outcome {
+		std::vector<std::uint64_t> ends; ///< host_ns() at the end of each wait
+		std::vector<pioc::sim::tlp> tlps;
+		std::uint64_t spent = 0;
+		unsigned early = 0; ///< frames back before the horizon
+	};
+	auto run = [](bool skip) {
+		auto dev = pioc::device::open("sim:nic_dma");
+		pioc::sim::pcie_link &link = *dev.sim_link();
+		link.set_poll_skipping(skip);
+		outcome o;
+		link.set_trace([&o](const pioc::sim::tlp &t) { o.tlps.push_back(t); });
+		const std::uint64_t spent = link.stats().polls_spent;
+		with_dma_nic(dev, {8, 8}, [&o](auto &nic) {
+			std::mt19937_64 rng(9);
+			std::vector<std::byte> buf(mtu);
+			// Nothing to come once the engines have settled after the
+			// open: a poll each, not polls up to the horizon's none
+			// (UINT64_MAX taken as a time: the second, the first after no
+			// MMIO access, would spin for ever).
+			for (int k = 0; k < 1000; ++k)
+				REQUIRE(nic.poll_rx(buf) == 0);
+			for (int k = 0; k < 3; ++k) {
+				const std::uint64_t t0 = nic.host_ns();
+				REQUIRE(nic.poll_rx_spin(buf) == 0);
+				CHECK(nic.host_ns() - t0 == 30);
+			}
+			for (unsigned i = 0; i < 24; ++i) {
+				const auto f = random_frame(rng, 60 + (i * 397) % (mtu - 59));
+				REQUIRE(nic.send(f));
+				const std::uint64_t horizon = nic.host_ns() + 200 + 250 * i;
+				std::size_t n = 0;
+				while ((n = nic.poll_rx_spin(buf, horizon)) == 0 && nic.host_ns() < horizon) {}
+				o.ends.push_back(nic.host_ns());
+				o.early += n != 0;
+				for (int k = 0; k < 1000000 && n == 0; ++k)
+					n = nic.poll_rx_spin(buf);
+				o.ends.push_back(nic.host_ns());
+				REQUIRE(n == f.size());
+				REQUIRE(std::memcmp(buf.data(), f.data(), n) == 0);
+				REQUIRE(nic.reclaim_tx() == 1);
+			}
+		});
+		o.spent = link.stats().polls_spent - spent;
+		link.set_trace(nullptr);
+		return o;
+	};
+	const outcome skipped = run(true), one_by_one = run(false);
+	CHECK(one_by_one.spent == 0);
+	CHECK(skipped.spent > 24 * 20); // most of a round trip's ~100 polls
+	CHECK(skipped.early == one_by_one.early);
+	CHECK(skipped.early > 0);  // the later horizons lie past the frame's return
+	CHECK(skipped.early < 24); // the earlier ones before it
+	CHECK(skipped.ends == one_by_one.ends);
+	REQUIRE(skipped.tlps.size() == one_by_one.tlps.size());
+	for (std::size_t k = 0; k < skipped.tlps.size(); ++k) {
+		const auto &a = skipped.tlps[k], &b = one_by_one.tlps[k];
+		CAPTURE(k);
+		CHECK((a.type == b.type && a.bar == b.bar && a.offset == b.offset && a.length == b.length &&
+		       a.time_ns == b.time_ns));
+	}
 }
