@@ -22,6 +22,8 @@
  *   std::uint64_t load_acquire(off); void store_release(off, v); // control words, queue publication
  *   void store_load(); void full();                  // the barriers the protocol needs
  *   void relax(backoff &);                           // between two polls that found nothing
+ *   void relax_poll(backoff &, off, until);          // the same, in a spin of load_acquire(off)
+ *                                                    // alone whose clock check follows it
  *   void evict(off);                                 // clean+invalidate one line
  *   double now_ns();
  */
@@ -60,6 +62,7 @@ concept line_policy = std::copyable<L> && requires(const L &l, std::uint64_t off
 	l.store_load();
 	l.full();
 	l.relax(b);
+	l.relax_poll(b, off, 0.0);
 	l.evict(off);
 	{ l.now_ns() } -> std::same_as<double>;
 };
@@ -196,6 +199,11 @@ public:
 	void store_load() const noexcept { barrier::store_load(); }
 	void full() const noexcept { barrier::full(); }
 	void relax(backoff &b) const noexcept { b(); }
+	/** relax() between two polls of a spin on load_acquire(@p off) alone,
+	 *  whose loop checks its clock against @p until after it: the same
+	 *  pause here; the simulator's policy spends the polls that cannot see
+	 *  anything new at once. */
+	void relax_poll(backoff &b, std::uint64_t, double) const noexcept { b(); }
 	/** Clean and invalidate one line to the point of coherence. */
 	void evict(std::uint64_t off) const noexcept
 	{

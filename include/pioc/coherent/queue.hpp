@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace pioc::coherent {
@@ -192,7 +193,7 @@ public:
 		{
 			long n;
 			for (backoff b; (n = try_receive(p, cap)) < 0;)
-				q_.L_.relax(b);
+				q_.L_.relax_poll(b, q_.slot_off(pos_.slot), std::numeric_limits<double>::infinity());
 			return static_cast<std::size_t>(n);
 		}
 		/** As receive(), but gives up after @p timeout_ns of the policy's
@@ -201,10 +202,13 @@ public:
 		{
 			double end = q_.L_.now_ns() + timeout_ns;
 			long n;
+			// The clock check after the pause: the simulator's
+			// relax_poll spends polls up to it, and the check then ends
+			// the loop where polling one by one ends it.
 			for (backoff b; (n = try_receive(p, cap)) < 0;) {
+				q_.L_.relax_poll(b, q_.slot_off(pos_.slot), end);
 				if (q_.L_.now_ns() > end)
 					return -1;
-				q_.L_.relax(b);
 			}
 			return n;
 		}

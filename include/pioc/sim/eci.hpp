@@ -233,6 +233,41 @@ public:
 		cpu_load(addr, dst, n);
 		cpu_barrier(barrier::kind::load_load);
 	}
+	/** The polls of a spin on the line at @p addr (cpu_load_acquire of
+	 *  @p n bytes, nothing else in the loop, which checks its clock after
+	 *  each: "past @p until" ends it) that cannot find anything new, spent
+	 *  at once. Call it after such a poll found nothing. While the CPU
+	 *  holds the line on a plain CPU and no event is due by the end of the
+	 *  next poll, nothing can change the line, so that poll reads what the
+	 *  last one read: its time passes, by the same additions
+	 *  cpu_load_acquire() makes (the same times), and it counts as the hit
+	 *  it is. Stops before the poll whose time has an event due (the loop
+	 *  makes that one) and once the CPU's time is past @p until (the loop's
+	 *  check then ends it). Returns the polls spent; none with
+	 *  set_poll_skipping(false). */
+	std::uint64_t cpu_spend_polls(std::uint64_t addr, std::size_t n, double until)
+	{
+		const cline *c = skip_polls_ ? plain_hit(addr, n, "load") : nullptr;
+		if (!c || c->st == line_state::I || ignored_barriers_ & 1u << unsigned(barrier::kind::load_load))
+			return 0;
+		std::uint64_t k = 0;
+		for (;;) {
+			const double t1 = now_ + cfg_.l2_hit_ns, t2 = t1 + cfg_.barrier_ns;
+			if (now_ > until || events_.due(t2))
+				break;
+			now_ = t2;
+			++k;
+		}
+		stats_.cpu_hits += k;
+		lo_epoch_ += k; // a load barrier each (lo_order_point)
+		polls_spent_ += k;
+		return k;
+	}
+	/** Whether cpu_spend_polls() spends polls (default on; off to check
+	 *  that it changes no simulated time). */
+	void set_poll_skipping(bool on) noexcept { skip_polls_ = on; }
+	/** Polls cpu_spend_polls() has spent so far. */
+	std::uint64_t polls_spent() const noexcept { return polls_spent_; }
 	/** Store (needs the line Exclusive/Modified: RLDX or RC2D_S on a miss). */
 	void cpu_store(std::uint64_t addr, const void *src, std::size_t n)
 	{
@@ -584,6 +619,8 @@ private:
 	bool in_sb_ = false;
 	std::uint64_t sb_reorders_ = 0;
 	unsigned ignored_barriers_ = 0; // bit per barrier::kind
+	bool skip_polls_ = true;
+	std::uint64_t polls_spent_ = 0;
 	std::unordered_map<std::uint64_t, lo_snapshot> lo_snap_;
 	std::uint64_t lo_epoch_ = 1;
 	std::mt19937_64 lo_rng_;

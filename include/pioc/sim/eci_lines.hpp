@@ -61,6 +61,12 @@ public:
 	void full() const { sys_->cpu_barrier(barrier::kind::full); }
 	/** Nothing: each poll was a modelled load that already advanced time. */
 	void relax(backoff &) const noexcept {}
+	/** The polls of the line at @p off that cannot see anything new pass
+	 *  at once (sim::eci::system::cpu_spend_polls), at the same times. */
+	void relax_poll(backoff &, std::uint64_t off, double until) const
+	{
+		sys_->cpu_spend_polls(base_ + off, 8, until);
+	}
 	void evict(std::uint64_t off) const { sys_->cpu_evict(base_ + off); }
 	double now_ns() const noexcept { return sys_->now(); }
 	sim::eci::system &system() const noexcept { return *sys_; }

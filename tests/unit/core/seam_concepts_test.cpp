@@ -66,6 +66,7 @@ struct policy_with_integer_clock {
 	void store_load() const noexcept {}
 	void full() const noexcept {}
 	void relax(pioc::coherent::backoff &) const noexcept {}
+	void relax_poll(pioc::coherent::backoff &, std::uint64_t, double) const noexcept {}
 	void evict(std::uint64_t) const noexcept {}
 	std::uint64_t now_ns() const noexcept { return 0; }
 };

@@ -54,6 +54,8 @@ public:
 	void store_load() const { rec(op::full, 0), L_.store_load(); }
 	void full() const { rec(op::full, 0), L_.full(); }
 	void relax(coherent::backoff &b) const { L_.relax(b); }
+	/** Polls one by one (no polls spent at once): each is in the record. */
+	void relax_poll(coherent::backoff &b, std::uint64_t, double) const { L_.relax(b); }
 	void evict(std::uint64_t off) const { L_.evict(off); }
 	double now_ns() const { return L_.now_ns(); }
 

@@ -335,3 +335,70 @@ TEST_CASE("device queue: a poll's load-acquire in one step models what the load 
 		REQUIRE(one[i] == two[i]);
 	}
 }
+
+namespace {
+struct spin_outcome {
+	std::vector<double> trace; ///< per round trip: the first wait's result and end, the end, hits, events
+	std::uint64_t spent = 0;
+	unsigned timed_out = 0; ///< first waits that ended at their timeout
+};
+
+/** Round trips as round_trip_trace's, each first awaited by a receive_for()
+ *  whose timeout is stepped across the round trip (it ends at the timeout
+ *  or with the response), then by one that gets the response. */
+spin_outcome spin_trace(bool skip)
+{
+	sim::eci::config c;
+	c.l2_hit_ns = 10.1;
+	c.barrier_ns = 5.3;
+	sim::eci::system sys(c);
+	sys.set_poll_skipping(skip);
+	sim::eci::cq_engine eng(sys, {});
+	ring_t to(lines_t(sys, 0), eng.to_device_base(), eng.entries()),
+		from(lines_t(sys, 0), eng.from_device_base(), eng.entries());
+	ring_t::sender tx(to);
+	ring_t::receiver rx(from);
+	spin_outcome o;
+	std::uint8_t buf[128];
+	for (unsigned i = 0; i < 300; ++i) {
+		eng.set_compute_ns(10 + (i * 37) % 61 + 0.25 * (i % 3));
+		const std::uint64_t m = i;
+		tx.send(&m, sizeof m);
+		long n = rx.receive_for(buf, sizeof buf, 5 + 41.3 * (i % 60));
+		o.trace.push_back(double(n));
+		o.trace.push_back(sys.now());
+		if (n < 0) {
+			++o.timed_out;
+			n = rx.receive_for(buf, sizeof buf, 1e6);
+		}
+		REQUIRE(n == 8);
+		REQUIRE(std::memcmp(buf, &m, sizeof m) == 0);
+		o.trace.push_back(sys.now());
+		o.trace.push_back(double(sys.stats().cpu_hits));
+		o.trace.push_back(double(sys.stats().events));
+	}
+	o.spent = sys.polls_spent();
+	return o;
+}
+} // namespace
+
+// receive_for() spins through eci_sim_lines::relax_poll, which spends the
+// polls that cannot see the response (a hit with no event due by its end)
+// at once. They must be the polls the loop makes one by one: the same
+// times (hit and barrier costs whose sums are inexact in binary), hits and
+// events, and each timeout ending where it ends polling one by one.
+TEST_CASE("device queue: a receive spin spends its unchanged polls at once, with the times, hits, events and timeouts "
+	  "of polling one by one")
+{
+	const spin_outcome skipped = spin_trace(true), one_by_one = spin_trace(false);
+	CHECK(one_by_one.spent == 0);
+	CHECK(skipped.spent > 300 * 10);
+	CHECK(skipped.timed_out == one_by_one.timed_out);
+	CHECK(skipped.timed_out > 0);
+	CHECK(skipped.timed_out < 300);
+	REQUIRE(skipped.trace.size() == one_by_one.trace.size());
+	for (std::size_t i = 0; i < skipped.trace.size(); ++i) {
+		INFO("round trip " << i / 5 << ", field " << i % 5);
+		REQUIRE(skipped.trace[i] == one_by_one.trace[i]);
+	}
+}
