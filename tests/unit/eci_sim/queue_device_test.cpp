@@ -349,35 +349,30 @@ struct spin_outcome {
 spin_outcome spin_trace(bool skip)
 {
 	sim::eci::config c;
-	c.l2_hit_ns = 10.1;
+	c.l2_hit_ns = 10.1; // inexact sums, as round_trip_trace's
 	c.barrier_ns = 5.3;
-	sim::eci::system sys(c);
-	sys.set_poll_skipping(skip);
-	sim::eci::cq_engine eng(sys, {});
-	ring_t to(lines_t(sys, 0), eng.to_device_base(), eng.entries()),
-		from(lines_t(sys, 0), eng.from_device_base(), eng.entries());
-	ring_t::sender tx(to);
-	ring_t::receiver rx(from);
+	qrig r({}, c);
+	r.sys.set_poll_skipping(skip);
 	spin_outcome o;
 	std::uint8_t buf[128];
 	for (unsigned i = 0; i < 300; ++i) {
-		eng.set_compute_ns(10 + (i * 37) % 61 + 0.25 * (i % 3));
+		r.eng.set_compute_ns(10 + (i * 37) % 61 + 0.25 * (i % 3));
 		const std::uint64_t m = i;
-		tx.send(&m, sizeof m);
-		long n = rx.receive_for(buf, sizeof buf, 5 + 41.3 * (i % 60));
+		r.tx.send(&m, sizeof m);
+		long n = r.rx.receive_for(buf, sizeof buf, 5 + 41.3 * (i % 60));
 		o.trace.push_back(double(n));
-		o.trace.push_back(sys.now());
+		o.trace.push_back(r.sys.now());
 		if (n < 0) {
 			++o.timed_out;
-			n = rx.receive_for(buf, sizeof buf, 1e6);
+			n = r.rx.receive_for(buf, sizeof buf, 1e6);
 		}
 		REQUIRE(n == 8);
 		REQUIRE(std::memcmp(buf, &m, sizeof m) == 0);
-		o.trace.push_back(sys.now());
-		o.trace.push_back(double(sys.stats().cpu_hits));
-		o.trace.push_back(double(sys.stats().events));
+		o.trace.push_back(r.sys.now());
+		o.trace.push_back(double(r.sys.stats().cpu_hits));
+		o.trace.push_back(double(r.sys.stats().events));
 	}
-	o.spent = sys.polls_spent();
+	o.spent = r.sys.polls_spent();
 	return o;
 }
 } // namespace
