@@ -221,7 +221,7 @@ public:
 	{
 		if (const cline *c = plain_hit(addr, n, "load");
 		    c && c->st != line_state::I && !(ignored_barriers_ & 1u << unsigned(barrier::kind::load_load))) [[likely]] {
-			const double t1 = now_ + cfg_.l2_hit_ns, t2 = t1 + cfg_.barrier_ns;
+			const double t2 = acquire_hit_end();
 			if (!events_.due(t2)) [[likely]] {
 				++stats_.cpu_hits;
 				copy_bytes(dst, c->data.data() + (addr & line_mask_), n);
@@ -252,7 +252,7 @@ public:
 			return 0;
 		std::uint64_t k = 0;
 		for (;;) {
-			const double t1 = now_ + cfg_.l2_hit_ns, t2 = t1 + cfg_.barrier_ns;
+			const double t2 = acquire_hit_end();
 			if (now_ > until || events_.due(t2))
 				break;
 			now_ = t2;
@@ -397,6 +397,10 @@ private:
 		std::uint64_t stamp = 0;
 	};
 	struct dir_entry;
+	/** When a hit and its dmb ld end, from now: the one-step acquire's
+	 *  time and each spent poll's, by the same two additions, so the two
+	 *  cannot drift apart in the last bit. */
+	double acquire_hit_end() const noexcept { return now_ + cfg_.l2_hit_ns + cfg_.barrier_ns; }
 	/** Nothing but the access itself to model on a hit: no adversary, no
 	 *  store buffer, no weak load order, no capacity, no machine check.
 	 *  refresh_plain() keeps it; every setter of those calls it. */
