@@ -140,8 +140,12 @@ public:
 	/** Answers the CPU home's pending forward on CPU-homed @p addr that the
 	 *  device held back: gives the line (data(addr)) to the CPU. */
 	void release_cpu_line(std::uint64_t addr);
-	/** Runs @p f at simulated time @p t (>= now). */
-	void at(double t, event_queue::callback f);
+	/** Runs @p f at simulated time @p t (>= now); the handle cancels it. */
+	event_queue::handle at(double t, event_queue::callback f);
+	/** Drops a timer at() set that the engine knows will find nothing to
+	 *  do (a stale one: it would only stand in the way as something due,
+	 *  e.g. of system::set_miss_batching); nothing if it ran already. */
+	void cancel(event_queue::handle h) noexcept;
 
 private:
 	system &sys_;
@@ -174,6 +178,15 @@ public:
 	 *  model states it here rather than scheduling its own event per
 	 *  request: the simulator's cost is its events. */
 	virtual double request_pipeline_ns(std::uint64_t /*addr*/) const { return 0; }
+	/** Whether on_request(ctx, @p addr, @p exclusive) would be a plain
+	 *  grant: it calls ctx.answer(addr, ...) before it returns, schedules
+	 *  nothing, and neither it nor its effect on the engine depends on
+	 *  ctx.now(). Then the system may take a CPU's batch of such misses in
+	 *  one step, with the times the events would give (system::
+	 *  set_miss_batching): it calls on_request at each request's time,
+	 *  in the order the events would have, but before the answers'
+	 *  messages are timed. Default no (every request an event). */
+	virtual bool grants_at_once(std::uint64_t /*addr*/, bool /*exclusive*/) const { return false; }
 };
 
 /** The whole modelled machine: one CPU core + L2, the link, the device. */
@@ -283,6 +296,20 @@ public:
 	/** Issues loads to all @p lines at once (independent loads in flight,
 	 *  bounded by TAD transactions) and waits for all of them. */
 	void cpu_load_lines(const std::uint64_t *lines, std::size_t count);
+	/** Whether cpu_load_lines() and cpu_claim_lines() take a batch of
+	 *  misses in one step when they can (default on; off to check that it
+	 *  changes no simulated time): every missed line device-homed, idle at
+	 *  the home, granted at once by the engine (grants_at_once), room for
+	 *  all in their TADs, a plain CPU, no trace, and no event due before
+	 *  the last answer arrives. Then nothing else can happen while they
+	 *  are in flight: the requests, the directory's and the link's
+	 *  bookings, the engine's grants and the answers are taken in the
+	 *  order their events would run, at the times they would run, and the
+	 *  CPU's clock goes to the last arrival, as run_until() would take it;
+	 *  the counters are the same but events (none ran). */
+	void set_miss_batching(bool on) noexcept { batch_misses_on_ = on; }
+	/** Misses taken in such batches so far. */
+	std::uint64_t batched_misses() const noexcept { return batched_misses_; }
 	/** Prefetch for store: requests ownership (RLDX, or RC2D_S for a Shared
 	 *  line) of all @p lines at once, bounded by TAD transactions as loads,
 	 *  and waits for all of them; the stores that follow hit. Orders
@@ -489,6 +516,30 @@ private:
 	}
 	void adversary_act();
 	void lines_in_flight(const std::uint64_t *lines, std::size_t count, bool exclusive);
+	/** lines_in_flight's misses in one step when nothing else can happen
+	 *  meanwhile (set_miss_batching); false, with nothing changed, when
+	 *  they must go as events (miss_batch.cpp). */
+	bool batch_misses(const std::uint64_t *lines, std::size_t count, bool exclusive);
+	/** One miss of a batch: its line, whether it upgrades a Shared copy,
+	 *  and when the home takes it. */
+	struct batched_miss {
+		std::uint64_t line;
+		bool upgrade;
+		double at_home;
+	};
+	std::vector<batched_miss> batch_;	 // batch_misses()'s scratch: the misses in order,
+	std::vector<std::uint32_t> batch_order_; // and as the home takes them
+	std::vector<double> batch_dir_free_;	 // dir_free_ as the batch books it
+	std::vector<std::uint32_t> batch_tad_;	 // misses of the batch per TAD
+	bool batch_misses_on_ = true;
+	std::uint64_t batched_misses_ = 0;
+	/** While batch_misses() calls an engine's on_request: the line it must
+	 *  answer, and what ctx.answer() said (no message is timed there). */
+	struct direct_answer {
+		std::uint64_t line = 0;
+		bool on = false, answered = false, exclusive = false;
+	} direct_;
+	void direct_answered(std::uint64_t line, bool exclusive);
 	// The store buffer (store_buffer.cpp).
 	struct buffered_store {
 		std::uint64_t addr;
@@ -535,10 +586,9 @@ private:
 	 *  the latter. nullptr if neither is known. */
 	const std::uint8_t *readable_now(std::uint64_t line, bool device_side_only) const;
 	/** Runs @p f at @p t (now, if @p t has passed). */
-	template <class F>
-	void schedule(double t, F &&f)
+	template <class F> event_queue::handle schedule(double t, F &&f)
 	{
-		events_.push(std::max(t, now_), std::forward<F>(f));
+		return events_.push(std::max(t, now_), std::forward<F>(f));
 	}
 	double send(bool to_device, msg m, std::uint64_t line, bool data, double t);
 	/** A message about @p line reaches the directory at @p arrive: returns

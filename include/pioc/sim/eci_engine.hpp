@@ -97,6 +97,9 @@ public:
 	void on_forward(engine_ctx &ctx, std::uint64_t addr) override;
 	/** Data lines and lines outside the channels: plain grants. */
 	bool plain_read(std::uint64_t addr) const override;
+	/** Those, and every exclusive request (a store's RLDX or upgrade):
+	 *  on_request answers them at once. */
+	bool grants_at_once(std::uint64_t addr, bool exclusive) const override;
 
 	/** Device-initiated variants: queue a message for channel @p ch that
 	 *  becomes available at simulated time @p at (now if negative). */
@@ -128,6 +131,7 @@ private:
 		int held = -1;            // control line whose load/forward the engine holds
 		bool reclaimed = false;   // the other control line (and bank) is back at the device
 		std::uint64_t token = 0;  // invalidates stale timers
+		event_queue::handle not_ready; // the last "not ready" timer (cancelled with its token)
 		bool busy = false;        // computing the current request
 		double ready_at = 0;
 		std::uint32_t cur_seq = 0, next_chunk = 0;
@@ -168,6 +172,7 @@ private:
 	void try_finish(std::uint32_t ch);
 	void try_send(std::uint32_t ch);
 	void arm_not_ready(std::uint32_t ch);
+	void new_token(chan &c);
 
 	system &sys_;
 	engine_ctx ctx_;

@@ -35,27 +35,50 @@ class event_queue {
 public:
 	/** Move-only, 56 bytes inline: the models' events do not allocate. */
 	using callback = inline_function<void()>;
+	/** Names one scheduled event for cancel(); stays valid (and harmless)
+	 *  after the event ran or was cancelled. */
+	struct handle {
+		std::uint32_t slot = 0;
+		std::uint64_t seq = ~std::uint64_t(0);
+	};
 
 	/** Schedules @p f (a callback, or a callable to build one from) at
 	 *  simulated time @p t. A callable is built in its slot: it is not
 	 *  moved on its way in. */
-	template <class F>
-	void push(double t, F &&f)
+	template <class F> handle push(double t, F &&f)
 	{
 		next_ = std::min(next_, t);
 		key e{t, seq_++, store(std::forward<F>(f))};
+		slot_seq_[e.slot] = e.seq;
+		++live_;
 		// Its sequence number is the largest yet: no earlier in time than
 		// the run's last entry, it is later in the order than all of it.
-		if (run_.empty() || t >= run_.back().t) {
+		if (run_.empty() || t >= run_.back().t)
 			run_.push_back(e);
-			return;
+		else {
+			heap_.push_back(e);
+			std::push_heap(heap_.begin(), heap_.end(), later);
 		}
-		heap_.push_back(e);
-		std::push_heap(heap_.begin(), heap_.end(), later);
+		return {e.slot, e.seq};
 	}
 
-	bool empty() const noexcept { return heap_.empty() && run_.empty(); }
-	std::size_t size() const noexcept { return heap_.size() + run_.size(); }
+	/** Drops the event @p h names if it is still pending (else nothing):
+	 *  for a timer its owner knows will find nothing to do, so that it
+	 *  neither runs nor stands in next_time() as something due. Its key
+	 *  stays where it is, dead, and is dropped when it comes first. */
+	void cancel(handle h) noexcept
+	{
+		if (h.seq == dead_seq || h.slot >= slot_seq_.size() || slot_seq_[h.slot] != h.seq)
+			return; // none, or it ran or was cancelled
+		slab_[h.slot] = callback();
+		release(h.slot);
+		++dead_keys_;
+		drop_dead_fronts();
+	}
+
+	bool empty() const noexcept { return live_ == 0; }
+	/** Pending events (cancelled ones not counted). */
+	std::size_t size() const noexcept { return live_; }
 
 	/** Time of the earliest event; the queue must not be empty. */
 	double next_time() const noexcept { return next_; }
@@ -79,8 +102,8 @@ public:
 		}
 		t = e.t;
 		callback f = std::move(slab_[e.slot]);
-		free_.push_back(e.slot);
-		next_ = empty() ? never : run_first() ? run_.front().t : heap_.front().t;
+		release(e.slot);
+		drop_dead_fronts();
 		return f;
 	}
 
@@ -90,7 +113,9 @@ public:
 		heap_.clear();
 		run_.clear();
 		slab_.clear();
+		slot_seq_.clear();
 		free_.clear();
+		live_ = dead_keys_ = 0;
 		next_ = never;
 	}
 
@@ -114,6 +139,37 @@ private:
 	/** The earliest event heads the run (not the heap); not empty. */
 	bool run_first() const noexcept { return heap_.empty() || (!run_.empty() && later(heap_.front(), run_.front())); }
 
+	bool dead(const key &e) const noexcept { return slot_seq_[e.slot] != e.seq; }
+	/** The slot of an event that ran or was cancelled, free again. */
+	void release(std::uint32_t slot)
+	{
+		slot_seq_[slot] = dead_seq;
+		free_.push_back(slot);
+		--live_;
+	}
+	/** Keeps both fronts live (cancelled keys leave when they come first)
+	 *  and next_ the time of the earliest live event. Without a cancelled
+	 *  key waiting (most models never cancel) no front can be dead: no
+	 *  look at the slots, and this inlines into pop(). */
+	void drop_dead_fronts() noexcept
+	{
+		if (dead_keys_) [[unlikely]]
+			drop_dead_keys();
+		next_ = heap_.empty() && run_.empty() ? never : run_first() ? run_.front().t : heap_.front().t;
+	}
+	void drop_dead_keys() noexcept
+	{
+		while (!run_.empty() && dead(run_.front())) {
+			run_.pop_front();
+			--dead_keys_;
+		}
+		while (!heap_.empty() && dead(heap_.front())) {
+			std::pop_heap(heap_.begin(), heap_.end(), later);
+			heap_.pop_back();
+			--dead_keys_;
+		}
+	}
+
 	/** @p f in a free slot of the slab (one left by an earlier event, else
 	 *  a new one). A free slot holds an empty callback (moved from). */
 	template <class F>
@@ -121,6 +177,7 @@ private:
 	{
 		if (free_.empty()) {
 			slab_.emplace_back(std::forward<F>(f));
+			slot_seq_.push_back(dead_seq);
 			return static_cast<std::uint32_t>(slab_.size() - 1);
 		}
 		const std::uint32_t s = free_.back();
@@ -141,6 +198,13 @@ private:
 	std::deque<key> run_;    ///< sorted by (t, seq)
 	std::vector<callback> slab_;        ///< the pending events' callbacks (empty: a free slot)
 	std::vector<std::uint32_t> free_;   ///< free slots of slab_
+	/** Per slot: the sequence number of the event it holds (dead_seq:
+	 *  none). A key whose number differs is dead: its event ran or was
+	 *  cancelled, and the slot may hold a newer one. */
+	std::vector<std::uint64_t> slot_seq_;
+	static constexpr std::uint64_t dead_seq = ~std::uint64_t(0);
+	std::size_t live_ = 0;
+	std::size_t dead_keys_ = 0; ///< keys of cancelled events still in heap_ or run_
 	std::uint64_t seq_ = 0;
 	double next_ = never;     ///< time of the earliest event (never: none)
 };

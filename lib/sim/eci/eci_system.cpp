@@ -3,6 +3,8 @@
 #include <pioc/error.hpp>
 #include <pioc/sim/eci.hpp>
 
+#include "sim/eci/dir_entry.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,18 +49,6 @@ counters counters::operator-(const counters &o) const noexcept
 	r.events = events - o.events;
 	return r;
 }
-
-struct system::dir_entry {
-	line_state cpu = line_state::I; // what the home knows of the CPU's copy
-	line_state dev = line_state::I; // CPU-homed lines: the device's copy
-	bool locked = false;
-	// A CPU request the home holds (device-homed: engine has not answered;
-	// CPU-homed: forwarded to the device, not released yet).
-	bool *pending_done = nullptr;
-	bool pending_excl = false, pending_upgrade = false;
-	std::vector<event_queue::callback> waiting; // requests queued behind the lock
-	line_bytes devdata;                          // device's copy of a CPU-homed line
-};
 
 system::system(config c) : cfg_(c), ctx_(*this)
 {
@@ -485,6 +475,10 @@ void system::lines_in_flight(const std::uint64_t *lines, std::size_t count, bool
 	if (!exclusive) // a load sees the CPU's own buffered stores to its line
 		for (std::size_t i = 0; i < count; ++i)
 			sb_drain_line(line_of(lines[i]));
+	if (batch_misses_on_ && plain_ && !trace_on_ && engine_ && batch_misses(lines, count, exclusive)) {
+		cpu_spend(cfg_.l2_hit_ns); // touch_lru: nothing to mark on a plain CPU (no capacity)
+		return;
+	}
 	std::vector<char> flags(count, 1);
 	auto *f = reinterpret_cast<bool *>(flags.data());
 	static_assert(sizeof(bool) == sizeof(char));
@@ -624,6 +618,10 @@ void engine_ctx::answer(std::uint64_t addr, bool exclusive)
 {
 	auto &s = sys_;
 	auto line = s.line_of(addr);
+	if (s.direct_.on) [[unlikely]] { // a batched miss (miss_batch.cpp): the batch times the answer
+		s.direct_answered(line, exclusive);
+		return;
+	}
 	system::dir_entry *dp = s.dir_find(line);
 	if (!dp || !dp->pending_done || s.home_of(line) != home::device)
 		throw error(errc::invalid_argument,
@@ -764,6 +762,8 @@ void engine_ctx::release_cpu_line(std::uint64_t addr)
 	});
 }
 
-void engine_ctx::at(double t, event_queue::callback f) { sys_.schedule(t, std::move(f)); }
+event_queue::handle engine_ctx::at(double t, event_queue::callback f) { return sys_.schedule(t, std::move(f)); }
+
+void engine_ctx::cancel(event_queue::handle h) noexcept { sys_.events_.cancel(h); }
 
 } // namespace pioc::sim::eci

@@ -135,6 +135,11 @@ bool proto_engine::plain_read(std::uint64_t addr) const
 	return !locate(addr, ch, x) || x < 0; // control lines are signals
 }
 
+bool proto_engine::grants_at_once(std::uint64_t addr, bool exclusive) const
+{
+	return exclusive || plain_read(addr); // on_request's first branch
+}
+
 void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 {
 	if (coherent::device_homed(cfg_.v)) {
@@ -289,7 +294,7 @@ void proto_engine::signal(std::uint32_t ch, unsigned x)
 	}
 	++st_.signals;
 	c.held = static_cast<int>(x);
-	++c.token;
+	new_token(c);
 	if (c.pending && !(cfg_.fault_reread_is_signal && c.ans == int(x))) { // its answer goes here: hold
 		arm_not_ready(ch);
 		if (coherent::cpu_initiated(cfg_.v))
@@ -367,7 +372,7 @@ void proto_engine::transient(std::uint32_t ch, unsigned x, ctrl nr)
 	std::memcpy(&kept, d, 8);
 	std::memcpy(d, &nr.w, 8);
 	c.held = -1;
-	++c.token;
+	new_token(c);
 	give(off);
 	if (coherent::device_homed(cfg_.v)) {
 		// Only the answer carries "not ready" (the home sends a snapshot): the
@@ -379,12 +384,21 @@ void proto_engine::transient(std::uint32_t ch, unsigned x, ctrl nr)
 	}
 }
 
+// A new token makes every timer armed before it find nothing to do: the
+// "not ready" timer goes at once (it would stay an event for a microsecond
+// and stand in the way of a batch of misses, system::set_miss_batching).
+void proto_engine::new_token(chan &c)
+{
+	++c.token;
+	ctx_.cancel(c.not_ready);
+}
+
 void proto_engine::arm_not_ready(std::uint32_t ch)
 {
 	auto &c = ch_[ch];
 	std::uint64_t tok = c.token;
 	int x = c.held;
-	ctx_.at(ctx_.now() + cfg_.not_ready_ns, [this, ch, tok, x] {
+	c.not_ready = ctx_.at(ctx_.now() + cfg_.not_ready_ns, [this, ch, tok, x] {
 		auto &c = ch_[ch];
 		if (c.held != x || c.token != tok || !c.pending)
 			return;
@@ -412,7 +426,7 @@ void proto_engine::deliver(std::uint32_t ch, unsigned x, ctrl w, const std::uint
 	c.held = -1;
 	c.ans = static_cast<int>(x); // from now on every read of x gets exactly this
 	c.pending = false;
-	++c.token;
+	new_token(c);
 	++st_.delivered;
 	give(c.lay.ctrl_off(x));
 }
@@ -611,7 +625,7 @@ void proto_engine::restart()
 		c.pending = false;
 		c.held = -1;
 		c.reclaimed = false;
-		++c.token;
+		new_token(c);
 		c.busy = c.resp_pending = c.delivered_unacked = false;
 		c.cur_seq = c.next_chunk = 0;
 		c.req.clear();

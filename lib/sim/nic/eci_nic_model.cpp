@@ -155,6 +155,12 @@ bool eci_nic_model::plain_read(std::uint64_t addr) const
 	return addr != map::CYCLES.offset && route(addr).plain_read(addr);
 }
 
+bool eci_nic_model::grants_at_once(std::uint64_t addr, bool exclusive) const
+{
+	return addr != map::CYCLES.offset && addr != map::FEATURES.offset &&
+		route(addr).grants_at_once(addr, exclusive);
+}
+
 std::size_t eci_nic_model::transmit(const std::uint8_t *frame, std::size_t n, std::uint8_t *resp, std::size_t cap)
 {
 	const double t = sys_.now(); // the request's last chunk is at the device

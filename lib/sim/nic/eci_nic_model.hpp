@@ -70,6 +70,9 @@ public:
 	void on_request(eci::engine_ctx &ctx, std::uint64_t addr, bool exclusive) override;
 	void on_victim(eci::engine_ctx &ctx, std::uint64_t addr, bool dirty) override;
 	bool plain_read(std::uint64_t addr) const override;
+	/** The engines' plain grants; CYCLES and FEATURES are answered with
+	 *  what they hold now (not at once in the batch's sense). */
+	bool grants_at_once(std::uint64_t addr, bool exclusive) const override;
 	/** The module's pipeline in front of its engines (pipeline_ns); none for
 	 *  CYCLES and FEATURES, answered beside the engines. */
 	double request_pipeline_ns(std::uint64_t addr) const override;

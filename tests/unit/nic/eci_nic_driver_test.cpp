@@ -313,3 +313,75 @@ TEST_CASE("eci nic: with banks a 64-byte frame costs no more than line by line; 
 	// (claim_lines); stored one miss after another it was 2.3x.
 	CHECK(big_banks * 3 < big_lines);
 }
+
+namespace {
+/** What a run of the driver shows: every time and stamp it saw, every
+ *  counter of the model but its events, and the frames' bytes. */
+std::vector<std::uint64_t> batched_run(bool batching, bool banks, std::uint64_t &batched, std::uint64_t &misses)
+{
+	opened o(banks);
+	o.sys.set_miss_batching(batching);
+	auto nic = o.open();
+	std::mt19937_64 rng(11);
+	std::vector<std::uint64_t> seen;
+	std::vector<std::byte> buf(mtu);
+	unsigned sent = 0, got = 0;
+	while (got < 48) {
+		// Bursts of up to three frames: a frame's TX claims then overlap
+		// the RX engine's work on the one before (events pending: the
+		// batch must refuse), and single frames leave the model quiet.
+		for (unsigned b = 0, k = unsigned(rng() % 4); b < k && sent < 48; ++b, ++sent) {
+			const std::size_t len = rng() % 3 ? 60 + rng() % 1500 : mtu - rng() % 200;
+			REQUIRE(nic.send(random_frame(rng, len)));
+			tx_info ti;
+			REQUIRE(nic.poll_tx(ti));
+			seen.push_back(ti.mac_cycle);
+			seen.push_back(std::uint64_t(o.sys.now() * 1000));
+		}
+		while (std::size_t n = nic.poll_rx(buf)) {
+			seen.push_back(n);
+			seen.push_back(nic.last_rx().mac_cycle);
+			seen.push_back(std::uint64_t(o.sys.now() * 1000));
+			for (std::size_t i = 0; i < n; i += 8) {
+				std::uint64_t w = 0;
+				std::memcpy(&w, buf.data() + i, std::min<std::size_t>(8, n - i));
+				seen.push_back(w);
+			}
+			++got;
+		}
+	}
+	const auto &st = o.sys.stats();
+	seen.insert(seen.end(), st.by_msg.begin(), st.by_msg.end());
+	for (std::uint64_t v : {st.round_trips, st.cpu_hits, st.cpu_misses, st.dram_accesses, st.machine_checks})
+		seen.push_back(v);
+	for (const auto *es : {&o.model.rx_stats(), &o.model.tx_stats()})
+		for (std::uint64_t v : {es->signals, es->requests, es->not_ready, es->delivered, es->acked, es->grants,
+					es->rereads, es->spurious, es->data_taken_back, es->banked})
+			seen.push_back(v);
+	batched = o.sys.batched_misses();
+	misses = st.cpu_misses;
+	return seen;
+}
+} // namespace
+
+TEST_CASE("eci nic: misses taken in batches give every time, stamp, byte and counter their events give")
+{
+	const bool banks = GENERATE(true, false);
+	INFO((banks ? "with" : "without") << " data banks");
+	std::uint64_t batched_on = 0, batched_off = 0, misses = 0;
+	const auto on = batched_run(true, banks, batched_on, misses);
+	const auto off = batched_run(false, banks, batched_off, misses);
+	CHECK(batched_off == 0);
+	REQUIRE(on.size() == off.size());
+	std::size_t first_diff = on.size();
+	for (std::size_t i = 0; i < on.size() && first_diff == on.size(); ++i)
+		if (on[i] != off[i])
+			first_diff = i;
+	INFO("first difference at " << first_diff << " of " << on.size());
+	CHECK(first_diff == on.size());
+	if (banks) { // the banks' lines are what the batches are for
+		INFO(batched_on << " of " << misses << " misses batched");
+		CHECK(batched_on > misses / 2);
+		CHECK(batched_on < misses); // and some could not be (the bursts)
+	}
+}

@@ -126,3 +126,41 @@ TEST_CASE("event_queue: equal times leave in scheduling order, run and heap alik
 	CHECK(order == std::vector<int>{0, 2, 5, 4, 1, 3});
 	CHECK_FALSE(q.due(1e300));
 }
+
+TEST_CASE("event_queue: a cancelled event never runs nor counts as due; a stale handle cancels nothing",
+	  "[sim][event_queue]")
+{
+	pioc::sim::event_queue q;
+	std::vector<int> order;
+	auto at = [&](double t, int id) { return q.push(t, [&order, id] { order.push_back(id); }); };
+	const auto first = at(10, 0);
+	at(20, 1);
+	const auto in_heap = at(15, 2); // earlier than the run's end: the heap
+	at(30, 3);
+	q.cancel(first); // the run's front: the next event is now the heap's
+	CHECK(q.size() == 3);
+	CHECK(q.next_time() == 15);
+	q.cancel(in_heap);
+	CHECK(q.next_time() == 20);
+	CHECK_FALSE(q.due(19));
+	q.cancel(in_heap); // twice: nothing
+	CHECK(q.size() == 2);
+	double t;
+	q.pop(t)();
+	CHECK(t == 20);
+	// The slot of the event that ran holds a newer one: the old handle
+	// must not cancel it.
+	const auto ran = at(25, 4);
+	q.cancel(first);
+	q.cancel(ran);
+	const auto kept = at(26, 5);
+	q.cancel(first);
+	q.cancel(pioc::sim::event_queue::handle{}); // none
+	CHECK(q.size() == 2);
+	while (!q.empty())
+		q.pop(t)();
+	CHECK(order == std::vector<int>{1, 5, 3});
+	CHECK_FALSE(q.due(1e300));
+	q.cancel(kept); // ran: nothing
+	CHECK(q.empty());
+}

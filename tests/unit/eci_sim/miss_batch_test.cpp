@@ -1,0 +1,128 @@
+// system::set_miss_batching: a batch of misses taken in one step must give
+// what their events give, whatever else the model has pending, and refuse
+// (run as events) when anything could happen while they are in flight.
+#include <pioc/error.hpp>
+#include <pioc/sim/eci.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <vector>
+
+using namespace pioc;
+
+namespace {
+
+constexpr std::uint64_t line = 128;
+
+/** Plain memory homed on the device, granting every request at once; odd
+ *  lines pass a longer pipeline (their requests reach the home out of
+ *  the order they were issued). One timer, set by the test, does what a
+ *  device does meanwhile: it writes new bytes into every line and takes
+ *  one line the CPU holds back (an LCI: messages on the link). */
+struct granting_device : sim::eci::device_engine {
+	sim::eci::engine_ctx ctx;
+	bool answer = true; ///< false: a device that breaks grants_at_once's promise
+	explicit granting_device(sim::eci::system &s) : ctx(s) {}
+
+	void on_request(sim::eci::engine_ctx &c, std::uint64_t addr, bool exclusive) override
+	{
+		if (answer)
+			c.answer(addr, exclusive);
+	}
+	bool plain_read(std::uint64_t) const override { return true; }
+	bool grants_at_once(std::uint64_t, bool) const override { return true; }
+	double request_pipeline_ns(std::uint64_t addr) const override { return addr / line % 2 ? 170 : 0; }
+
+	void meanwhile(double at, std::uint64_t held, std::uint8_t salt)
+	{
+		ctx.at(at, [this, held, salt] {
+			for (std::uint64_t a = 0; a < 64 * line; a += line)
+				std::memset(ctx.data(a), salt, 8);
+			ctx.clean_invalidate(held, [this, held] { ctx.unlock(held); });
+		});
+	}
+};
+
+struct run_result {
+	std::vector<double> seen;
+	std::uint64_t batched = 0;
+};
+
+/** On a link of @p link_gib_s, the CPU holds line 40 and (Shared) lines 16..23; a timer is set @p
+ *  delay ns ahead; then the CPU loads lines 0..15 at once and claims lines
+ *  16..31 (upgrades and misses), and reads what it got. */
+run_result run(bool batching, double delay, double link_gib_s)
+{
+	sim::eci::config c;
+	c.link_gib_s = link_gib_s;
+	sim::eci::system sys(c);
+	granting_device dev(sys);
+	sys.attach(&dev);
+	sys.set_miss_batching(batching);
+	std::uint64_t v = 0;
+	sys.cpu_load(40 * line, &v, 8);
+	std::vector<std::uint64_t> shared;
+	for (std::uint64_t i = 16; i < 24; ++i)
+		shared.push_back(i * line);
+	sys.cpu_load_lines(shared.data(), shared.size());
+	dev.meanwhile(sys.now() + delay, 40 * line, 0x5a);
+	const std::uint64_t before = sys.batched_misses();
+	run_result r;
+	std::vector<std::uint64_t> lines;
+	for (std::uint64_t i = 0; i < 16; ++i)
+		lines.push_back(i * line);
+	sys.cpu_load_lines(lines.data(), lines.size());
+	r.seen.push_back(sys.now());
+	for (auto &l : lines)
+		l += 16 * line;
+	sys.cpu_claim_lines(lines.data(), lines.size());
+	r.seen.push_back(sys.now());
+	for (std::uint64_t i = 0; i < 32; ++i) {
+		sys.cpu_load(i * line, &v, 8);
+		r.seen.push_back(double(v));
+	}
+	sys.cpu_spend(5000); // the timer and its LCI, whenever they come
+	r.seen.push_back(sys.now());
+	const auto &st = sys.stats();
+	for (auto n : st.by_msg)
+		r.seen.push_back(double(n));
+	for (auto n : {st.round_trips, st.cpu_hits, st.cpu_misses})
+		r.seen.push_back(double(n));
+	r.batched = sys.batched_misses() - before;
+	return r;
+}
+
+} // namespace
+
+TEST_CASE("miss batching: loads and claims give their events' times, bytes and counters, with a device timer "
+	  "anywhere in them")
+{
+	// A link fast enough that the directory sets the pace, and one so slow
+	// that the answers' data does (the bookings of both must be right).
+	const double gib_s = GENERATE(20.0, 0.5);
+	INFO("link " << gib_s << " GiB/s");
+	std::uint64_t batched = 0, refused = 0;
+	for (double delay = 0; delay < 8000; delay += 37.5) {
+		INFO("the device's timer " << delay << " ns ahead");
+		const auto on = run(true, delay, gib_s), off = run(false, delay, gib_s);
+		CHECK(off.batched == 0);
+		CHECK(on.seen == off.seen);
+		(on.batched ? batched : refused) += 1; // of the two batches after the timer was set
+	}
+	// The timer fell inside some batches (refused: run as events) and
+	// after others (taken whole).
+	CHECK(batched > 10);
+	CHECK(refused > 10);
+}
+
+TEST_CASE("miss batching: a device that promised a grant at once and did not answer is an error, not a hang")
+{
+	sim::eci::system sys;
+	granting_device dev(sys);
+	sys.attach(&dev);
+	dev.answer = false;
+	std::vector<std::uint64_t> lines{0, line, 2 * line};
+	CHECK_THROWS_WITH(sys.cpu_load_lines(lines.data(), lines.size()),
+			  Catch::Contains("grants line 0x0 at once") && Catch::Contains("did not answer"));
+}
