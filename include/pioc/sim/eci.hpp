@@ -521,11 +521,12 @@ private:
 	 *  they must go as events (miss_batch.cpp). */
 	bool batch_misses(const std::uint64_t *lines, std::size_t count, bool exclusive);
 	/** One miss of a batch: its line, whether it upgrades a Shared copy,
-	 *  and when the home takes it. */
+	 *  when the home takes it, and its L2 entry. */
 	struct batched_miss {
 		std::uint64_t line;
 		bool upgrade;
 		double at_home;
+		cline *c; // its L2 entry, once made
 	};
 	std::vector<batched_miss> batch_;	 // batch_misses()'s scratch: the misses in order,
 	std::vector<std::uint32_t> batch_order_; // and as the home takes them

@@ -142,8 +142,8 @@ private:
 		bool bank_busy = false;   // taking lent lines of a bank back for an answer
 		double fill_done = -1;    // banked 5b: when the bank is filled (-1: no delivery started)
 		double back_at = -1;      // banked 5b: when the last lent line came back (-1: none taken)
-		std::vector<bool> lent;   // per data line (index 2 i + bank): granted to the CPU and
-		                          // not taken back since (device-homed only)
+		std::vector<std::uint8_t> lent;	   // per data line (index 2 i + bank), 0/1: granted to the CPU and
+						   // not taken back since (device-homed only)
 		std::uint32_t lent_in[2] = {0, 0}; // lent lines per bank (set_lent keeps them): a bank
 		                          // with none is not scanned
 		std::deque<std::pair<double, std::vector<std::uint8_t>>> outbox;

@@ -80,7 +80,7 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 		const double at_home =
 			std::max(dir_handle_copy(line, link_out + cfg_.link_ns) + engine_->request_pipeline_ns(line),
 				 now_);
-		batch_.push_back({line, exclusive && c && c->st == line_state::S, at_home});
+		batch_.push_back({line, exclusive && c && c->st == line_state::S, at_home, nullptr});
 	}
 	if (batch_.empty()) { // all hits
 		stats_.cpu_hits += count;
@@ -119,12 +119,13 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 	dir_free_.swap(batch_dir_free_);
 	const msg request = exclusive ? msg::RLDX : msg::RLDD;
 	stats_.cpu_hits += count - batch_.size();
-	for (const auto &m : batch_) { // start_miss(), in the batch's order
+	for (auto &m : batch_) { // start_miss(), in the batch's order
 		auto &c = cline_slot(m.line);
 		if (!c) {
 			c = std::make_unique<cline>();
 			cline_lines_.push_back(m.line);
 		}
+		m.c = c.get(); // entries are never freed
 		++stats_.cpu_misses;
 	}
 	for (const std::uint32_t i : batch_order_) { // dir_request(), the engine's grant, the answer's arrival
@@ -154,7 +155,7 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 		++stats_.by_msg[static_cast<std::size_t>(m.upgrade ? msg::HAKD : excl ? msg::PEMD : msg::PSHA)];
 		d.cpu = excl ? line_state::E : line_state::S;
 		d.locked = false;
-		auto &c = *cline_slot(m.line);
+		cline &c = *m.c;
 		++stats_.round_trips;
 		const line_bytes &home_copy = home_mem(m.line);
 		if (!m.upgrade)

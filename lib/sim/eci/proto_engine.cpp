@@ -163,7 +163,7 @@ void proto_engine::reclaim(std::uint64_t addr, event_queue::callback done)
 void proto_engine::set_lent(chan &c, std::uint64_t addr, bool on)
 {
 	const std::size_t i = ((addr - c.lay.base) >> line_shift_) - 2; // c.lay.line is the system's line
-	if (c.lent[i] == on)
+	if (bool(c.lent[i]) == on) // bytes, not std::vector<bool>'s bits: a grant's test and set
 		return;
 	c.lent[i] = on;
 	if (on)
@@ -174,7 +174,7 @@ void proto_engine::set_lent(chan &c, std::uint64_t addr, bool on)
 
 void proto_engine::set_all_lent(chan &c, bool on)
 {
-	c.lent.assign(c.lent.size(), on);
+	c.lent.assign(c.lent.size(), std::uint8_t(on));
 	c.lent_in[0] = c.lent_in[1] = on ? static_cast<std::uint32_t>(c.lent.size() / 2) : 0;
 }
 
