@@ -132,6 +132,22 @@ public:
 	 *  data lands in data(addr)); @p done runs when LCIA arrives. The line
 	 *  stays locked at the home until answer() or unlock(). */
 	void clean_invalidate(std::uint64_t addr, event_queue::callback done);
+	/** clean_invalidate() of every line of @p lines (device-homed, none
+	 *  locked) in one step, when nothing else can happen until the last
+	 *  LCIA: the CPU waits in a miss (the engine's event answers it later),
+	 *  no event is due before then, a plain CPU, no trace, TADs that take
+	 *  forwards at once (system::set_miss_batching's rule, the same
+	 *  switch). The messages, the L2's answers and the dirty bytes coming
+	 *  home are taken in the order their events would run, at their times;
+	 *  @p each runs for every line at its LCIA's time, in that order (it
+	 *  must schedule nothing; the line is still locked, as in
+	 *  clean_invalidate's callback), and @p done runs as an event at the
+	 *  last LCIA's time. Returns false, with nothing done (@p done not
+	 *  taken), when the lines must go one by one. The caller's event must
+	 *  schedule nothing after it: that would run while the lines are, for
+	 *  everyone but the CPU, already back. */
+	bool clean_invalidate_all(const std::vector<std::uint64_t> &lines, inline_function<void(std::uint64_t)> each,
+				  event_queue::callback &&done);
 	/** UL without an answer. */
 	void unlock(std::uint64_t addr);
 	/** Device as a caching agent of CPU-homed @p addr: RLDX to the CPU's
@@ -532,7 +548,23 @@ private:
 	std::vector<std::uint32_t> batch_order_; // and as the home takes them
 	std::vector<double> batch_dir_free_;	 // dir_free_ as the batch books it
 	std::vector<std::uint32_t> batch_tad_;	 // misses of the batch per TAD
+	/** One line of clean_invalidate_all(): its line, whether the CPU
+	 *  holds it, when the L2 answers (if it does) and when the LCIA comes,
+	 *  the scheduling rank of that LCIA's event, and what comes home. */
+	struct batched_lci {
+		std::uint64_t line;
+		bool held;
+		double answer_at, lcia_at;
+		std::uint64_t rank;
+		bool dirty;
+	};
+	std::vector<batched_lci> lci_batch_;
+	std::vector<std::uint32_t> lci_order_;
+	std::vector<std::uint64_t> lci_lines_;
 	bool batch_misses_on_ = true;
+	bool cpu_waiting_ = false; // the CPU is in run_until(): it does nothing until an event ends its wait
+	bool batch_lcis(const std::vector<std::uint64_t> &lines, inline_function<void(std::uint64_t)> &each,
+			event_queue::callback &done);
 	std::uint64_t batched_misses_ = 0;
 	/** While batch_misses() calls an engine's on_request: the line it must
 	 *  answer, and what ctx.answer() said (no message is timed there). */
@@ -596,6 +628,15 @@ private:
 	 *  when the directory has handled it (queueing behind its slice's
 	 *  earlier messages, then dir_msg_ns) and books the slice. */
 	double dir_handle(std::uint64_t line, double arrive);
+	/** The same on @p slices_free (dir_free_, or a batch's copy of it);
+	 *  inline: every message passes it. */
+	double dir_handle_in(std::vector<double> &slices_free, std::uint64_t line, double arrive) const
+	{
+		double &free = slices_free[slice_of(line >> line_shift_, cfg_.dir_slices)];
+		const double start = std::max(arrive, free);
+		free = start + cfg_.dir_occupancy_ns;
+		return start + cfg_.dir_msg_ns;
+	}
 	void count_local(msg m, std::uint64_t line);
 	void run_until(const bool &done, std::uint64_t line, const char *what);
 	void start_miss(std::uint64_t line, bool exclusive, bool *done);

@@ -159,6 +159,7 @@ private:
 	bool cpu_word(coherent::ctrl w) const noexcept;
 	void reclaim(std::uint64_t addr, event_queue::callback done);
 	void reclaim_other(std::uint32_t ch, unsigned x, bool with_bank);
+	bool take_back_all(const std::vector<std::uint64_t> &lines, event_queue::callback done);
 	/** Marks data line @p addr of @p c lent or taken back. */
 	void set_lent(chan &c, std::uint64_t addr, bool on);
 	/** Every data line of @p c lent (@p on: after a reset) or none. */

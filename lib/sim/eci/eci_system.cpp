@@ -117,13 +117,7 @@ double system::send(bool to_device, msg m, std::uint64_t line, bool data, double
 // schedules messages, not strictly in arrival order: a later booking with an
 // earlier arrival waits behind it. Exact for the serial protocols (one
 // message at a time); a slight overestimate under heavy overlap.
-double system::dir_handle(std::uint64_t line, double arrive)
-{
-	double &free = dir_free_[slice_of(line >> line_shift_, cfg_.dir_slices)];
-	double start = std::max(arrive, free);
-	free = start + cfg_.dir_occupancy_ns;
-	return start + cfg_.dir_msg_ns;
-}
+double system::dir_handle(std::uint64_t line, double arrive) { return dir_handle_in(dir_free_, line, arrive); }
 
 void system::count_local(msg m, std::uint64_t line)
 {
@@ -203,6 +197,11 @@ void system::capacity_evict(std::uint64_t keep)
 
 void system::run_until(const bool &done, std::uint64_t line, const char *what)
 {
+	struct waiting {
+		bool &on;
+		~waiting() { on = false; }
+	} w{cpu_waiting_};
+	cpu_waiting_ = true;
 	double t0 = now_;
 	while (!done) {
 		if (events_.empty()) {

@@ -44,14 +44,6 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 	batch_tad_.assign(cfg_.tads, 0);
 	batch_dir_free_ = dir_free_;
 	double link_out = link_free_[0], link_back = link_free_[1];
-	// dir_handle() on the copy: when the slice has handled a message that
-	// arrives at @p arrive.
-	auto dir_handle_copy = [this](std::uint64_t line, double arrive) {
-		double &free = batch_dir_free_[slice_of(line >> line_shift_, cfg_.dir_slices)];
-		const double start = std::max(arrive, free);
-		free = start + cfg_.dir_occupancy_ns;
-		return start + cfg_.dir_msg_ns;
-	};
 	std::uint64_t prev = 0;
 	for (std::size_t i = 0; i < count; ++i) {
 		if (lines[i] >= mem_end_) // check_access() refuses it: as events, which throw at that line
@@ -77,9 +69,9 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 		// and the device's pipeline has passed (dir_request()'s event).
 		const double depart = std::max(now_, link_out);
 		link_out = depart + ser_ctrl_ns_;
-		const double at_home =
-			std::max(dir_handle_copy(line, link_out + cfg_.link_ns) + engine_->request_pipeline_ns(line),
-				 now_);
+		const double at_home = std::max(dir_handle_in(batch_dir_free_, line, link_out + cfg_.link_ns) +
+							engine_->request_pipeline_ns(line),
+						now_);
 		batch_.push_back({line, exclusive && c && c->st == line_state::S, at_home, nullptr});
 	}
 	if (batch_.empty()) { // all hits
@@ -103,7 +95,7 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 	double last = now_;
 	for (const std::uint32_t i : batch_order_) {
 		const batched_miss &m = batch_[i];
-		const double depart = std::max(dir_handle_copy(m.line, m.at_home), link_back);
+		const double depart = std::max(dir_handle_in(batch_dir_free_, m.line, m.at_home), link_back);
 		link_back = depart + (m.upgrade ? ser_ctrl_ns_ : ser_data_ns_);
 		last = std::max(last, std::max(link_back + cfg_.link_ns, m.at_home));
 	}

@@ -213,6 +213,12 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	st_.data_taken_back += lines.size();
 	auto left = std::make_shared<std::size_t>(lines.size());
 	auto take = [this, ch, lines = std::move(lines), left, resume] {
+		if (take_back_all(lines, [this, ch, resume] {
+			    ch_[ch].bank_busy = false;
+			    ch_[ch].back_at = ctx_.now();
+			    (this->*resume)(ch);
+		    }))
+			return;
 		for (std::uint64_t a : lines)
 			reclaim(a, [this, ch, left, resume] {
 				if (--*left)
@@ -249,9 +255,38 @@ void proto_engine::reclaim_other(std::uint32_t ch, unsigned x, bool with_bank)
 		c.reclaimed = true;
 		examine(ch, x);
 	};
+	if (!bank.empty()) { // the bank and the line in one step, if nothing else can happen meanwhile
+		auto all = bank;
+		all.push_back(c.lay.ctrl_off(r));
+		if (take_back_all(all, [one, left]() mutable {
+			    *left = 1;
+			    one();
+		    }))
+			return;
+	}
 	for (std::uint64_t a : bank)
 		reclaim(a, one);
 	reclaim(c.lay.ctrl_off(r), one);
+}
+
+// The take-back of reclaim() for each of @p lines, all in one step when the
+// system can (engine_ctx::clean_invalidate_all; device-homed only): each
+// line's lent bit and lock as reclaim()'s callback leaves them, then @p done
+// once, when the last is back. false: reclaim() them one by one.
+bool proto_engine::take_back_all(const std::vector<std::uint64_t> &lines, event_queue::callback done)
+{
+	if (!coherent::device_homed(cfg_.v))
+		return false;
+	return ctx_.clean_invalidate_all(
+		lines,
+		[this](std::uint64_t addr) {
+			std::uint32_t ch;
+			int x;
+			if (locate(addr, ch, x) && x < 0)
+				set_lent(ch_[ch], addr, false);
+			ctx_.unlock(addr);
+		},
+		std::move(done));
 }
 
 bool proto_engine::cpu_word(ctrl w) const noexcept

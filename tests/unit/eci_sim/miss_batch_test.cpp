@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 using namespace pioc;
@@ -125,4 +126,136 @@ TEST_CASE("miss batching: a device that promised a grant at once and did not ans
 	std::vector<std::uint64_t> lines{0, line, 2 * line};
 	CHECK_THROWS_WITH(sys.cpu_load_lines(lines.data(), lines.size()),
 			  Catch::Contains("grants line 0x0 at once") && Catch::Contains("did not answer"));
+}
+
+namespace {
+
+/** A device that takes lines back: on a load of line 63 it holds the load,
+ *  takes back the test's lines (in the test's order, all at once through
+ *  clean_invalidate_all, else one by one) and then answers; a timer can
+ *  also start a take-back while the CPU is busy, not waiting. Every line's
+ *  return is recorded with its time and the first byte home. */
+struct taking_device : sim::eci::device_engine {
+	sim::eci::engine_ctx ctx;
+	std::vector<std::uint64_t> take;
+	std::vector<double> seen;
+	explicit taking_device(sim::eci::system &s) : ctx(s) {}
+
+	void on_request(sim::eci::engine_ctx &c, std::uint64_t addr, bool exclusive) override
+	{
+		if (addr != 63 * line) {
+			c.answer(addr, exclusive);
+			return;
+		}
+		take_back([this, addr] { ctx.answer(addr, false); });
+	}
+	bool grants_at_once(std::uint64_t addr, bool) const override { return addr != 63 * line; }
+
+	void take_back(sim::event_queue::callback then)
+	{
+		auto back = [this](std::uint64_t a) {
+			seen.push_back(double(a));
+			seen.push_back(ctx.now());
+			seen.push_back(double(*ctx.data(a)));
+			ctx.unlock(a);
+		};
+		if (ctx.clean_invalidate_all(take, back, std::move(then)))
+			return;
+		auto left = std::make_shared<std::size_t>(take.size());
+		auto shared_then = std::make_shared<sim::event_queue::callback>(std::move(then));
+		for (std::uint64_t a : take)
+			ctx.clean_invalidate(a, [back, a, left, shared_then] {
+				back(a);
+				if (!--*left)
+					(*shared_then)();
+			});
+	}
+};
+
+/** The CPU loads lines 0..11 and stores into the even ones (dirty), then
+ *  loads line 63: the device takes back the lines in the order
+ *  5, 0, 7, 2, 9, 4, 11, 6, 1, 8, 3, 10 (both slices, out of order) and
+ *  answers; a device timer set @p delay ns ahead writes every line's home
+ *  copy and sends an LCI of its own. Then the CPU reads every line. */
+std::vector<double> take_back_run(bool batching, double delay)
+{
+	sim::eci::system sys;
+	taking_device dev(sys);
+	sys.attach(&dev);
+	sys.set_miss_batching(batching);
+	dev.take = {5, 0, 7, 2, 9, 4, 11, 6, 1, 8, 3, 10};
+	for (auto &a : dev.take)
+		a *= line;
+	std::uint64_t v = 0;
+	for (std::uint64_t i = 0; i < 13; ++i) {
+		sys.cpu_load(i * line, &v, 8);
+		if (i % 2 == 0) {
+			v = 0x40 + i;
+			sys.cpu_store(i * line, &v, 8);
+		}
+	}
+	dev.ctx.at(sys.now() + delay, [&dev] {
+		for (std::uint64_t a = 0; a < 13 * line; a += line)
+			*dev.ctx.data(a) ^= 0x80;
+		dev.ctx.clean_invalidate(12 * line, [&dev] { dev.ctx.unlock(12 * line); });
+	});
+	std::vector<double> seen;
+	sys.cpu_load(63 * line, &v, 8);
+	seen.push_back(sys.now());
+	for (std::uint64_t i = 0; i < 13; ++i) {
+		sys.cpu_load(i * line, &v, 8);
+		seen.push_back(double(v));
+	}
+	seen.insert(seen.end(), dev.seen.begin(), dev.seen.end());
+	const auto &st = sys.stats();
+	for (auto n : st.by_msg)
+		seen.push_back(double(n));
+	seen.push_back(double(st.round_trips));
+	seen.push_back(double(st.cpu_hits));
+	return seen;
+}
+
+/** A take-back a device timer starts while the CPU polls line 3 (a hit
+ *  until the L2 gives it up, then a miss that waits for the unlock). */
+std::vector<double> busy_cpu_run(bool batching)
+{
+	sim::eci::system sys;
+	taking_device dev(sys);
+	sys.attach(&dev);
+	sys.set_miss_batching(batching);
+	dev.take = {0, line, 2 * line, 3 * line, 4 * line};
+	std::uint64_t v = 0;
+	for (std::uint64_t i = 0; i < 5; ++i)
+		sys.cpu_load(i * line, &v, 8);
+	dev.ctx.at(sys.now() + 50, [&dev] { dev.take_back([] {}); });
+	std::vector<double> seen;
+	for (int i = 0; i < 200; ++i) {
+		sys.cpu_load(3 * line, &v, 8);
+		seen.push_back(sys.now());
+		sys.cpu_spend(7);
+	}
+	seen.push_back(double(sys.stats().cpu_hits));
+	seen.insert(seen.end(), dev.seen.begin(), dev.seen.end());
+	return seen;
+}
+
+} // namespace
+
+TEST_CASE("take-back batching: a device's LCIs of many lines give their events' times, bytes and counters, with "
+	  "a device timer anywhere in them")
+{
+	std::size_t differ_from_first = 0;
+	const auto first = take_back_run(true, 0);
+	for (double delay = 0; delay < 3000; delay += 25) {
+		INFO("the device's timer " << delay << " ns ahead");
+		const auto on = take_back_run(true, delay), off = take_back_run(false, delay);
+		CHECK(on == off);
+		differ_from_first += on != first;
+	}
+	CHECK(differ_from_first > 10); // the timer lands in different places of the exchange
+}
+
+TEST_CASE("take-back batching: none while the CPU is busy (it would see the lines leave early)")
+{
+	CHECK(busy_cpu_run(true) == busy_cpu_run(false));
 }
