@@ -322,7 +322,9 @@ public:
 	 *  bookings, the engine's grants and the answers are taken in the
 	 *  order their events would run, at the times they would run, and the
 	 *  CPU's clock goes to the last arrival, as run_until() would take it;
-	 *  the counters are the same but events (none ran). */
+	 *  the counters are the same but events (none ran). The same switch
+	 *  governs the device's batched take-backs (engine_ctx::
+	 *  clean_invalidate_all). */
 	void set_miss_batching(bool on) noexcept { batch_misses_on_ = on; }
 	/** Misses taken in such batches so far. */
 	std::uint64_t batched_misses() const noexcept { return batched_misses_; }
