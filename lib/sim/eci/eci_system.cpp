@@ -3,6 +3,7 @@
 #include <pioc/error.hpp>
 #include <pioc/sim/eci.hpp>
 
+#include "sim/eci/batch_order.hpp"
 #include "sim/eci/dir_entry.hpp"
 
 #include <fmt/format.h>
@@ -197,10 +198,7 @@ void system::capacity_evict(std::uint64_t keep)
 
 void system::run_until(const bool &done, std::uint64_t line, const char *what)
 {
-	struct waiting {
-		bool &on;
-		~waiting() { on = false; }
-	} w{cpu_waiting_};
+	flag_scope waiting{cpu_waiting_};
 	cpu_waiting_ = true;
 	double t0 = now_;
 	while (!done) {

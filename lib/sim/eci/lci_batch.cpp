@@ -10,6 +10,7 @@
 #include <pioc/error.hpp>
 #include <pioc/sim/eci.hpp>
 
+#include "sim/eci/batch_order.hpp"
 #include "sim/eci/dir_entry.hpp"
 
 #include <fmt/format.h>
@@ -95,18 +96,10 @@ bool system::batch_lcis(const std::vector<std::uint64_t> &lines, inline_function
 	}
 	// The LCIAs in their events' order; each brings the CPU's copy home
 	// (taken when the L2 answered: nothing touches it in between).
-	lci_order_.resize(lci_batch_.size());
-	for (std::uint32_t i = 0; i < lci_batch_.size(); ++i) {
-		std::uint32_t j = i;
-		const auto &b = lci_batch_[i];
-		for (; j &&
-		     (lci_batch_[lci_order_[j - 1]].lcia_at > b.lcia_at ||
-		      (lci_batch_[lci_order_[j - 1]].lcia_at == b.lcia_at &&
-		       lci_batch_[lci_order_[j - 1]].rank > b.rank));
-		     --j)
-			lci_order_[j] = lci_order_[j - 1];
-		lci_order_[j] = i;
-	}
+	event_order(lci_order_, lci_batch_.size(), [this](std::uint32_t a, std::uint32_t b) {
+		const auto &x = lci_batch_[a], &y = lci_batch_[b];
+		return x.lcia_at > y.lcia_at || (x.lcia_at == y.lcia_at && x.rank > y.rank);
+	});
 	const std::size_t pending = events_.size();
 	for (const std::uint32_t i : lci_order_) {
 		const auto &b = lci_batch_[i];

@@ -11,19 +11,12 @@
 #include <pioc/error.hpp>
 #include <pioc/sim/eci.hpp>
 
+#include "sim/eci/batch_order.hpp"
 #include "sim/eci/dir_entry.hpp"
 
 #include <fmt/format.h>
 
 namespace pioc::sim::eci {
-
-namespace {
-/** Ends direct mode however the engine's on_request leaves. */
-struct direct_scope {
-	bool &on;
-	~direct_scope() { on = false; }
-};
-} // namespace
 
 void system::direct_answered(std::uint64_t line, bool exclusive)
 {
@@ -79,16 +72,9 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 		return true;
 	}
 	// The home takes the requests in the order their events run: by time,
-	// then as scheduled (the batch's order). Insertion sort of their
-	// indices: stable, and about one compare a miss on the nearly sorted
-	// times the two slices give.
-	batch_order_.resize(batch_.size());
-	for (std::uint32_t i = 0; i < batch_order_.size(); ++i) {
-		std::uint32_t j = i;
-		for (; j && batch_[batch_order_[j - 1]].at_home > batch_[i].at_home; --j)
-			batch_order_[j] = batch_order_[j - 1];
-		batch_order_[j] = i;
-	}
+	// then as scheduled (the batch's order).
+	event_order(batch_order_, batch_.size(),
+		    [this](std::uint32_t a, std::uint32_t b) { return batch_[a].at_home > batch_[b].at_home; });
 	// engine_ctx::answer() at each request's time: the directory, then the
 	// link back (with the line's data unless an upgrade); its arrival is
 	// an event at that time (schedule() keeps it no earlier than now).
@@ -134,7 +120,7 @@ bool system::batch_misses(const std::uint64_t *lines, std::size_t count, bool ex
 		direct_ = {m.line, true, false, false};
 		const std::size_t pending = events_.size();
 		{
-			direct_scope scope{direct_.on};
+			flag_scope scope{direct_.on};
 			engine_->on_request(ctx_, m.line, exclusive);
 		}
 		if (!direct_.answered || events_.size() != pending)
