@@ -328,6 +328,8 @@ public:
 	void set_miss_batching(bool on) noexcept { batch_misses_on_ = on; }
 	/** Misses taken in such batches so far. */
 	std::uint64_t batched_misses() const noexcept { return batched_misses_; }
+	/** Lines the device took back in batches (clean_invalidate_all) so far. */
+	std::uint64_t batched_take_backs() const noexcept { return batched_take_backs_; }
 	/** Prefetch for store: requests ownership (RLDX, or RC2D_S for a Shared
 	 *  line) of all @p lines at once, bounded by TAD transactions as loads,
 	 *  and waits for all of them; the stores that follow hit. Orders
@@ -567,7 +569,7 @@ private:
 	bool cpu_waiting_ = false; // the CPU is in run_until(): it does nothing until an event ends its wait
 	bool batch_lcis(const std::vector<std::uint64_t> &lines, inline_function<void(std::uint64_t)> &each,
 			event_queue::callback &done);
-	std::uint64_t batched_misses_ = 0;
+	std::uint64_t batched_misses_ = 0, batched_take_backs_ = 0;
 	/** While batch_misses() calls an engine's on_request: the line it must
 	 *  answer, and what ctx.answer() said (no message is timed there). */
 	struct direct_answer {

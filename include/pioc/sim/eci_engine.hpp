@@ -132,6 +132,8 @@ private:
 		bool reclaimed = false;   // the other control line (and bank) is back at the device
 		std::uint64_t token = 0;  // invalidates stale timers
 		event_queue::handle not_ready; // the last "not ready" timer (cancelled with its token)
+		double not_ready_at = -1;      // when that timer fires next (-1: none armed)
+		bool not_ready_parked = false; // its event is out while the bank is in use (park_not_ready)
 		bool busy = false;        // computing the current request
 		double ready_at = 0;
 		std::uint32_t cur_seq = 0, next_chunk = 0;
@@ -173,6 +175,9 @@ private:
 	void try_finish(std::uint32_t ch);
 	void try_send(std::uint32_t ch);
 	void arm_not_ready(std::uint32_t ch);
+	void queue_not_ready(std::uint32_t ch);
+	void park_not_ready(chan &c);
+	void unpark_not_ready(std::uint32_t ch);
 	void new_token(chan &c);
 
 	system &sys_;

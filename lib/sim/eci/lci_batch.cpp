@@ -125,6 +125,7 @@ bool system::batch_lcis(const std::vector<std::uint64_t> &lines, inline_function
 						"batch (clean_invalidate_all's callback must schedule nothing)",
 						b.line));
 	}
+	batched_take_backs_ += lci_batch_.size();
 	now_ = t0; // the engine's event goes on where it was; nothing before `last` can see the difference
 	schedule(last, std::move(done));
 	return true;

@@ -210,6 +210,7 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	if (lines.empty())
 		return false;
 	c.bank_busy = true;
+	park_not_ready(c);
 	st_.data_taken_back += lines.size();
 	auto left = std::make_shared<std::size_t>(lines.size());
 	auto take = [this, ch, lines = std::move(lines), left, resume] {
@@ -217,6 +218,7 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 			    ch_[ch].bank_busy = false;
 			    ch_[ch].back_at = ctx_.now();
 			    (this->*resume)(ch);
+			    unpark_not_ready(ch);
 		    }))
 			return;
 		for (std::uint64_t a : lines)
@@ -226,6 +228,7 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 				ch_[ch].bank_busy = false;
 				ch_[ch].back_at = ctx_.now();
 				(this->*resume)(ch);
+				unpark_not_ready(ch);
 			});
 	};
 	// A device pipeline's first LCI comes a few cycles after the delivery
@@ -426,17 +429,33 @@ void proto_engine::new_token(chan &c)
 {
 	++c.token;
 	ctx_.cancel(c.not_ready);
+	c.not_ready_at = -1;
+	c.not_ready_parked = false;
 }
 
+// The "not ready" timer of the load held on c.held fires every
+// not_ready_ns until the answer goes (a new token cancels it); a firing
+// while the answer's bank is being filled or taken back only arms the next.
 void proto_engine::arm_not_ready(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	c.not_ready_at = ctx_.now() + cfg_.not_ready_ns;
+	c.not_ready_parked = c.bank_busy || c.fill_done >= 0; // park_not_ready()
+	if (!c.not_ready_parked)
+		queue_not_ready(ch);
+}
+
+void proto_engine::queue_not_ready(std::uint32_t ch)
 {
 	auto &c = ch_[ch];
 	std::uint64_t tok = c.token;
 	int x = c.held;
-	c.not_ready = ctx_.at(ctx_.now() + cfg_.not_ready_ns, [this, ch, tok, x] {
+	c.not_ready = ctx_.at(c.not_ready_at, [this, ch, tok, x] {
 		auto &c = ch_[ch];
-		if (c.held != x || c.token != tok || !c.pending)
+		if (c.held != x || c.token != tok || !c.pending) {
+			c.not_ready_at = -1;
 			return;
+		}
 		if (c.bank_busy || c.fill_done >= 0) { // the answer is there, its bank being filled or taken back
 			arm_not_ready(ch);
 			return;
@@ -444,6 +463,34 @@ void proto_engine::arm_not_ready(std::uint32_t ch)
 		++st_.not_ready;
 		transient(ch, static_cast<unsigned>(x), ctrl::make(kind::not_ready, true, 0, c.cur_seq));
 	});
+}
+
+// While the bank is filled or taken back, the timer's firings would only
+// arm the next one, not_ready_ns later: its event leaves the queue instead
+// (it would stand in the way of a batched take-back, engine_ctx::
+// clean_invalidate_all) and unpark_not_ready() puts it back at the same
+// step of the chain. Usually the answer goes first and its new token ends
+// the chain. (A firing at the very time the bank comes free now runs after
+// that event; before, the order of their scheduling decided.)
+void proto_engine::park_not_ready(chan &c)
+{
+	if (c.not_ready_at < 0 || c.not_ready_parked)
+		return;
+	ctx_.cancel(c.not_ready);
+	c.not_ready_parked = true;
+}
+
+void proto_engine::unpark_not_ready(std::uint32_t ch)
+{
+	auto &c = ch_[ch];
+	if (!c.not_ready_parked || c.bank_busy || c.fill_done >= 0)
+		return;
+	c.not_ready_parked = false;
+	double at = c.not_ready_at;
+	while (at < ctx_.now()) // the firings it missed, each not_ready_ns after the one before
+		at += cfg_.not_ready_ns;
+	c.not_ready_at = at;
+	queue_not_ready(ch);
 }
 
 void proto_engine::deliver(std::uint32_t ch, unsigned x, ctrl w, const std::uint8_t *data, std::size_t n,
@@ -618,6 +665,7 @@ void proto_engine::send_whole(std::uint32_t ch)
 		const double chunks = std::ceil(double(n) / c.lay.inline_bytes());
 		c.fill_done = ctx_.now() + cfg_.bank_fill_ns + chunks * cfg_.bank_chunk_ns;
 		c.back_at = -1;
+		park_not_ready(c);
 	}
 	if (n > head && bank_lent(ch, x, c.lay.data_lines, &proto_engine::try_send))
 		return;
