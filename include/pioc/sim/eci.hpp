@@ -564,7 +564,8 @@ private:
 	};
 	std::vector<batched_lci> lci_batch_;
 	std::vector<std::uint32_t> lci_order_;
-	std::vector<std::uint64_t> lci_lines_;
+	std::vector<std::uint64_t> lci_lines_; // repeats_a_line()'s sorted copy
+	bool repeats_a_line(const std::vector<std::uint64_t> &lines);
 	bool batch_misses_on_ = true;
 	bool cpu_waiting_ = false; // the CPU is in run_until(): it does nothing until an event ends its wait
 	bool batch_lcis(const std::vector<std::uint64_t> &lines, inline_function<void(std::uint64_t)> &each,

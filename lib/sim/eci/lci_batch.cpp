@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace pioc::sim::eci {
 
@@ -23,6 +24,21 @@ bool engine_ctx::clean_invalidate_all(const std::vector<std::uint64_t> &lines,
 				      inline_function<void(std::uint64_t)> each, event_queue::callback &&done)
 {
 	return sys_.batch_lcis(lines, each, done);
+}
+
+// Whether @p lines holds a line twice. They come as a bank in order,
+// perhaps with its control line after it (proto_engine::reclaim_other):
+// that needs no sort.
+bool system::repeats_a_line(const std::vector<std::uint64_t> &lines)
+{
+	const auto up = std::adjacent_find(lines.begin(), lines.end(), std::greater_equal<>());
+	if (up == lines.end())
+		return false;	   // strictly ascending
+	if (up + 2 == lines.end()) // all but the last ascending
+		return std::binary_search(lines.begin(), up + 1, lines.back());
+	lci_lines_.assign(lines.begin(), lines.end());
+	std::sort(lci_lines_.begin(), lci_lines_.end());
+	return std::adjacent_find(lci_lines_.begin(), lci_lines_.end()) != lci_lines_.end();
 }
 
 bool system::batch_lcis(const std::vector<std::uint64_t> &lines, inline_function<void(std::uint64_t)> &each,
@@ -35,9 +51,7 @@ bool system::batch_lcis(const std::vector<std::uint64_t> &lines, inline_function
 	batch_dir_free_ = dir_free_;
 	double link_out = link_free_[0], link_back = link_free_[1];
 	// A line twice would be a second LCI behind the first's lock: one by one.
-	lci_lines_.assign(lines.begin(), lines.end());
-	std::sort(lci_lines_.begin(), lci_lines_.end());
-	if (std::adjacent_find(lci_lines_.begin(), lci_lines_.end()) != lci_lines_.end())
+	if (repeats_a_line(lines))
 		return false;
 	std::uint64_t rank = 0;
 	for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 using namespace pioc;
@@ -258,4 +259,38 @@ TEST_CASE("take-back batching: a device's LCIs of many lines give their events' 
 TEST_CASE("take-back batching: none while the CPU is busy (it would see the lines leave early)")
 {
 	CHECK(busy_cpu_run(true) == busy_cpu_run(false));
+}
+
+TEST_CASE("take-back batching: a line named twice goes one by one; a bank in order, with one line after it, in one "
+	  "step")
+{
+	struct shape {
+		std::vector<std::uint64_t> take; // line indices, in the order the device names them
+		bool batched;
+	};
+	const shape shapes[] = {
+		{{1, 2, 3, 4, 5}, true},     // a bank in order
+		{{2, 3, 4, 5, 1}, true},     // and its control line after it (reclaim_other)
+		{{1, 2, 3, 4, 2}, false},    // the line after it is one of the bank's
+		{{1, 2, 3, 4, 5, 5}, false}, // the last one twice
+		{{4, 2, 5, 2, 1}, false},    // out of order, one twice
+		{{4, 2, 5, 3, 1}, true},     // out of order, each once
+	};
+	for (const auto &s : shapes) {
+		std::string named;
+		for (std::uint64_t i : s.take)
+			named += std::to_string(i) + " ";
+		INFO("lines taken back: " << named);
+		sim::eci::system sys;
+		taking_device dev(sys);
+		sys.attach(&dev);
+		for (std::uint64_t i : s.take)
+			dev.take.push_back(i * line);
+		std::uint64_t v = 0;
+		for (std::uint64_t i = 1; i <= 5; ++i)
+			sys.cpu_load(i * line, &v, 8);
+		sys.cpu_load(63 * line, &v, 8); // the device takes them back, then answers
+		CHECK(sys.batched_take_backs() == (s.batched ? s.take.size() : 0));
+		CHECK(dev.seen.size() == 3 * s.take.size()); // every one came back, in a batch or not
+	}
 }
