@@ -452,7 +452,9 @@ void proto_engine::queue_not_ready(std::uint32_t ch)
 	int x = c.held;
 	c.not_ready = ctx_.at(c.not_ready_at, [this, ch, tok, x] {
 		auto &c = ch_[ch];
-		if (c.held != x || c.token != tok || !c.pending) {
+		if (c.token != tok)
+			return; // another timer's chain, if any, is not this one's to end
+		if (c.held != x || !c.pending) {
 			c.not_ready_at = -1;
 			return;
 		}
