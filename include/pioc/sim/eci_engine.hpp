@@ -168,6 +168,7 @@ private:
 	static void set_all_lent(chan &c, bool on);
 	std::vector<std::uint64_t> lent_lines(const chan &c, unsigned bank, std::uint32_t upto) const;
 	bool bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto, void (proto_engine::*resume)(std::uint32_t));
+	void bank_back(std::uint32_t ch, void (proto_engine::*resume)(std::uint32_t));
 	void send_whole(std::uint32_t ch);
 	void pulled(std::uint32_t ch, unsigned x);
 	void deliver(std::uint32_t ch, unsigned x, coherent::ctrl c, const std::uint8_t *data, std::size_t n,

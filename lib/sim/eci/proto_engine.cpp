@@ -214,21 +214,13 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	st_.data_taken_back += lines.size();
 	auto left = std::make_shared<std::size_t>(lines.size());
 	auto take = [this, ch, lines = std::move(lines), left, resume] {
-		if (take_back_all(lines, [this, ch, resume] {
-			    ch_[ch].bank_busy = false;
-			    ch_[ch].back_at = ctx_.now();
-			    (this->*resume)(ch);
-			    unpark_not_ready(ch);
-		    }))
+		if (take_back_all(lines, [this, ch, resume] { bank_back(ch, resume); }))
 			return;
 		for (std::uint64_t a : lines)
 			reclaim(a, [this, ch, left, resume] {
 				if (--*left)
 					return;
-				ch_[ch].bank_busy = false;
-				ch_[ch].back_at = ctx_.now();
-				(this->*resume)(ch);
-				unpark_not_ready(ch);
+				bank_back(ch, resume);
 			});
 	};
 	// A device pipeline's first LCI comes a few cycles after the delivery
@@ -239,6 +231,16 @@ bool proto_engine::bank_lent(std::uint32_t ch, unsigned bank, std::uint32_t upto
 	else
 		take();
 	return true;
+}
+
+// The last line bank_lent() took back is home: the answer it held goes on
+// (@p resume), and the "not ready" timer comes back if it is still owed.
+void proto_engine::bank_back(std::uint32_t ch, void (proto_engine::*resume)(std::uint32_t))
+{
+	ch_[ch].bank_busy = false;
+	ch_[ch].back_at = ctx_.now();
+	(this->*resume)(ch);
+	unpark_not_ready(ch);
 }
 
 // A signal on x: the other control line and (a request may use it) every
