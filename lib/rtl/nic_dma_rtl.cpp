@@ -111,7 +111,11 @@ public:
 		pioc::sim::stream_packet p;
 		p.bytes = std::move(cur_);
 		p.last_ns = double(c_.ns_of(c_.cycles()));
-		cur_.clear();
+		// The next frame fills a buffer the engine model is done with
+		// (it recycles each packet after writing it): a moved-from vector
+		// has no capacity and would grow beat by beat, reallocating up to
+		// nine times for a jumbo frame.
+		cur_ = x->stream_buffer();
 		x->c2h_stream_push(0, std::move(p));
 	}
 

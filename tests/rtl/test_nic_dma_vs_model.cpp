@@ -21,6 +21,9 @@
 #include <pioc/device.hpp>
 #include <pioc/nic/dma_nic.hpp>
 #include <pioc/regs/nic_dma.hpp>
+#include <pioc/sim/pcie_link.hpp>
+
+#include "sim/xdma/xdma_dev.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -180,4 +183,42 @@ TEST_CASE("rtl:nic_dma and sim:nic_dma: RX_STAMP_DROP and TX_STAMP_DROP drop the
 			auto dev = pioc::device::open(spec);
 			nic_test::stamp_drop_steps(dev, dir);
 		}
+}
+
+namespace {
+
+/** The engine model's spare stream buffers after each of @p rounds of the
+ *  same 8 frames (64, 1536, 9600, 60 bytes and four of random sizes), each
+ *  sent and received before the next. */
+std::vector<std::size_t> spares_after_rounds(const char *spec, int rounds)
+{
+	auto dev = pioc::device::open(spec);
+	auto &x = dynamic_cast<pioc::sim::xdma_dev &>(dev.sim_link()->device());
+	const auto frames = frames_for(29, 8);
+	std::vector<std::size_t> spares;
+	with_dma_nic(dev, {8, 8}, [&](auto &nic) {
+		for (int r = 0; r < rounds; ++r) {
+			for (const frame &f : frames)
+				nic_test::round_trip(nic, f);
+			spares.push_back(x.spare_stream_buffers());
+		}
+	});
+	return spares;
+}
+
+} // namespace
+
+TEST_CASE("rtl:nic_dma and sim:nic_dma: each C2H frame is built in a buffer the engine gave back", "[rtl][nic]")
+{
+	// The engine model recycles every stream packet it has written. User
+	// logic that builds each packet in a fresh vector instead grows the
+	// pool by one a frame (up to 512 MTU buffers) and reallocates as a
+	// jumbo frame's beats arrive: rtl:nic_dma's C2H side did, which cost
+	// half its 9600-byte throughput row's CPU time.
+	for (const char *spec : {"sim:nic_dma", "rtl:nic_dma"}) {
+		INFO(spec);
+		const auto s = spares_after_rounds(spec, 4);
+		CHECK(s.back() == s.front());
+		CHECK(s.back() <= 4);
+	}
 }

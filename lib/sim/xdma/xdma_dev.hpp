@@ -139,6 +139,9 @@ public:
 	std::vector<std::uint8_t> stream_buffer();
 	/** Keeps @p b's storage for stream_buffer(). */
 	void recycle(std::vector<std::uint8_t> &&b);
+	/** Buffers recycle() keeps for stream_buffer(): steady while the user
+	 *  logic takes a buffer for each packet it gives (tests). */
+	std::size_t spare_stream_buffers() const noexcept { return spare_bytes_.size(); }
 	/** Packets offered to C2H channel @p ch and not yet written whole. */
 	std::size_t c2h_stream_waiting(unsigned ch) const;
 	/** Bytes of those packets not yet written. */
