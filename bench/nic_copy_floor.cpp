@@ -20,7 +20,6 @@
 // (bench/nic_dma_ceiling.py turns it into the best speed the default run
 // could reach here).
 //
-//
 // Once per run, before any frame, the driver's two stream rings are
 // allocated (alloc_dma), written whole (stream_ring zeroes them) and, at
 // the run's end, freed: "rings" times exactly that, the library's own
@@ -28,8 +27,9 @@
 // has it. On a machine where a page's first touch is cheap it is small
 // beside the copies; on a VM whose hypervisor maps each new page at its
 // first access it is not (the session 30 section of benchmarking.md:
-// 4.3 us a page after MAP_POPULATE on the Zen 5 VM, 1.3 ms for the default
-// rings). The copy passes below are timed after every slot was touched.
+// 4.3 us a page after MAP_POPULATE on the Zen 5 VM, 1.3 ms and more for
+// the default rings). The copy passes below are timed after every slot was
+// touched.
 //
 // usage: nic_copy_floor [--json] [SIZE [RING [FRAMES]]]   (default 9600 64 200000)
 #include <pioc/device.hpp>

@@ -12,9 +12,10 @@ fourth is the least a device model can do (one copy, no snapshot).
 (CPU time, same ring layout). Before its first frame the run also builds
 the driver's two stream rings (alloc_dma, written whole) and frees them at
 its end: nic_copy_floor times that too ("rings", the library's own
-xdma::stream_ring on fresh memory), once a run. On most hosts it is small;
-on a VM whose hypervisor maps each new page at its first access it is not
-(session 30: about 1.5 ms of the default run's rings on the Zen 5 VM).
+xdma::stream_ring on fresh memory), once a run. Where a first touch is cheap
+it is small; on a VM whose hypervisor maps each new page at its first
+access it is not (session 30: 1.3 to 3 ms for the default run's rings on
+a Zen 5 VM).
 Summed over the frames the default run sends of each size, plus the rings
 once, that is a lower bound on the run's CPU time for ANY model, and the
 run's simulated time divided by it is an upper bound on its speed:
@@ -23,10 +24,10 @@ run's simulated time divided by it is an upper bound on its speed:
             / (sum over sizes(frames x floor ns per frame) + rings ns)
 
 Everything else the run costs (the driver's register writes and polls, the
-model's events) is left out, so the true best is lower still. A ceiling below 1 means that real time is out of reach for this run
-on this machine, whatever the model; above 1 it is not ruled out by the
-bytes alone, and `model / ceiling` says how far the model is from the
-floor.
+model's events) is left out, so the true best is lower still. A ceiling
+below 1 means that real time is out of reach for this run on this machine,
+whatever the model; above 1 it is not ruled out by the bytes and the rings
+alone, and `model / ceiling` says how far the model is from the floor.
 
 Both figures are MEASURED on this machine; the run's results are SIMULATED.
 
