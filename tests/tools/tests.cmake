@@ -148,6 +148,16 @@ if(TARGET pioc_tool_common)
   add_test(NAME tools.dma_check COMMAND test_dma_check)
   set_tests_properties(tools.dma_check PROPERTIES TIMEOUT 120 LABELS tools)
 endif()
+# nicbench's interrupt wait when it runs out (tools/nicbench/measure.hpp):
+# a frame back without its interrupt is named a lost interrupt, with the
+# --rx-timeout limit it waited.
+if(TARGET nicbench)
+  add_executable(test_nicbench_wait ${CMAKE_CURRENT_LIST_DIR}/test_nicbench_wait.cpp)
+  target_include_directories(test_nicbench_wait PRIVATE ${CMAKE_SOURCE_DIR}/tools)
+  target_link_libraries(test_nicbench_wait PRIVATE pioc_tool_common pioc_catch_main)
+  add_test(NAME tools.nicbench_wait COMMAND test_nicbench_wait)
+  set_tests_properties(tools.nicbench_wait PROPERTIES TIMEOUT 60 LABELS tools)
+endif()
 # The check inside pciebench dma: sim:xdma_pio's card addresses from 0 are
 # the PIO image's registers, not memory, so data sent there does not come
 # back and the run must fail naming the transfer (its default, the block-RAM

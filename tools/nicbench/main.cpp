@@ -16,10 +16,11 @@
 /** ping() asleep in wait_rx, for the drivers that have it (the ECI NIC has
  *  no receive interrupt; with_path refuses --rx-wait irq there). */
 template <class N>
-static nicbench::latencies ping_irq(N &nic, std::size_t len, std::uint64_t iterations, nicbench::frame_source &src)
+static nicbench::latencies ping_irq(N &nic, std::size_t len, std::uint64_t iterations, nicbench::frame_source &src,
+				    std::uint64_t limit_ns)
 {
 	if constexpr (requires(std::span<std::byte> b) { nic.wait_rx(b, std::uint64_t{}); })
-		return nicbench::ping<nicbench::rx_wait::irq>(nic, len, iterations, src);
+		return nicbench::ping<nicbench::rx_wait::irq>(nic, len, iterations, src, limit_ns);
 	else
 		throw pioc::error(pioc::errc::not_supported, "nicbench: this path has no receive interrupt");
 }
@@ -31,6 +32,7 @@ int main(int argc, char **argv)
 	std::vector<std::size_t> sizes{64, 1536, 9600};
 	std::uint64_t iterations = 1000, warmup = 2;
 	std::uint32_t ring = 64;
+	std::uint64_t rx_timeout_ms = nicbench::irq_wait_limit_ns / 1'000'000;
 	app.add_option("mode", mode, "rx | tx | throughput")->required()->check(CLI::IsMember({"rx", "tx", "throughput"}));
 	std::string paths_help = "NIC path:";
 	for (const auto &p : nicbench::paths)
@@ -48,6 +50,11 @@ int main(int argc, char **argv)
 	app.add_option("--ring", ring, "RX and TX ring size (power of two)");
 	app.add_option("--rx-wait", rx_wait, "poll (spin on the ring) | irq (sleep until the RX interrupt; pio, dma)")
 		->check(CLI::IsMember({"poll", "irq"}));
+	app.add_option("--rx-timeout", rx_timeout_ms,
+		       "with --rx-wait irq: ms to wait for each frame before the run fails (default 1000; the "
+		       "device's clock: host time on hardware, simulated time on a model; raise it for a slow "
+		       "guest)")
+		->check(CLI::Range(std::uint64_t{1}, std::uint64_t{3'600'000}));
 	app.add_option("--format", fmt, "table | json | csv")->check(CLI::IsMember({"table", "json", "csv"}));
 	app.add_flag_callback("--json", [&] { fmt = "json"; }, "same as --format json");
 	CLI11_PARSE(app, argc, argv);
@@ -95,7 +102,7 @@ int main(int argc, char **argv)
 				// models' steps), so one figure over the run hides which.
 				const auto row_meter = pioc::bench::speed_meter::start(dev);
 				if (warmup != 0) // one at a time, as ping: every frame checked, nothing recorded
-					irq ? ping_irq(nic, len, warmup, src) : nicbench::ping(nic, len, warmup, src);
+					irq ? ping_irq(nic, len, warmup, src, rx_timeout_ms * 1'000'000) : nicbench::ping(nic, len, warmup, src);
 				if (mode == "throughput") {
 					const auto s = nicbench::stream(nic, len, iterations, src);
 					pioc::bench::histogram h;
@@ -115,7 +122,7 @@ int main(int argc, char **argv)
 						r.extra["simulation"] = row_meter->stop(dev).to_json();
 					rep.results.push_back(r);
 				} else {
-					auto l = irq ? ping_irq(nic, len, iterations, src)
+					auto l = irq ? ping_irq(nic, len, iterations, src, rx_timeout_ms * 1'000'000)
 						     : nicbench::ping(nic, len, iterations, src);
 					const auto &h = mode == "rx" ? l.rx : l.tx;
 					auto r = pioc::bench::result::from(mode, len, h);

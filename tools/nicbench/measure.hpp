@@ -113,9 +113,26 @@ struct latencies {
  *  timed loop). */
 enum class rx_wait { poll, irq };
 
-/** A frame that does not come back within this long (host or simulated
- *  ns) ends an interrupt-driven ping with an error instead of hanging. */
+/** By default, a frame that does not come back within this long (host or
+ *  simulated ns) ends an interrupt-driven ping with an error instead of
+ *  hanging (nicbench --rx-timeout changes it: a guest under TCG may take
+ *  longer than hardware ever would). */
 inline constexpr std::uint64_t irq_wait_limit_ns = 1'000'000'000;
+
+/** The error of an interrupt-driven wait for frame @p i that ran out after
+ *  @p limit_ns: @p arrived says whether the frame was in the ring after
+ *  all (its interrupt never woke the wait: lost, or never raised) or not
+ *  (the frame itself is late or lost). */
+[[noreturn, gnu::cold]] inline void irq_wait_expired(std::uint64_t i, std::uint64_t limit_ns, bool arrived)
+{
+	const std::string after = "within " + std::to_string(limit_ns / 1'000'000) + " ms";
+	if (arrived)
+		throw pioc::error(pioc::errc::timeout, "nicbench: frame " + std::to_string(i) +
+							       " came back, but no RX interrupt woke the wait " + after +
+							       " (an interrupt lost or never raised)");
+	throw pioc::error(pioc::errc::timeout, "nicbench: frame " + std::to_string(i) + " did not come back " + after +
+						       " (--rx-timeout to wait longer)");
+}
 
 /** One poll of ping()'s receive spin, which does nothing else between its
  *  polls and has no deadline: the driver's poll_rx_spin() where it has one
@@ -131,7 +148,8 @@ template <pioc::nic::driver N> std::size_t spin_poll_rx(N &nic, std::span<std::b
 
 /** One frame at a time: send, reap its TX stamp, wait until it is back. */
 template <rx_wait W = rx_wait::poll, pioc::nic::driver N>
-latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src)
+latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src,
+	       std::uint64_t irq_limit_ns = irq_wait_limit_ns)
 {
 	latencies l;
 	std::vector<std::byte> buf(pioc::nic::mtu);
@@ -145,9 +163,8 @@ latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &
 		});
 		std::size_t n = 0;
 		if constexpr (W == rx_wait::irq) {
-			if ((n = nic.wait_rx(buf, nic.host_ns() + irq_wait_limit_ns)) == 0)
-				throw pioc::error(pioc::errc::timeout, "nicbench: frame " + std::to_string(i) +
-									       " did not come back within 1 s (no interrupt?)");
+			if ((n = nic.wait_rx(buf, nic.host_ns() + irq_limit_ns)) == 0)
+				irq_wait_expired(i, irq_limit_ns, nic.poll_rx(buf) != 0);
 		} else {
 			while ((n = spin_poll_rx(nic, buf)) == 0) {}
 		}
