@@ -66,8 +66,12 @@ std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, b
 	return ((seq & 0xffff) << r::STAMP_SEQ_SHIFT) | (err ? r::STAMP_ERR : 0) | (cycle & r::STAMP_CYCLE_MASK);
 }
 
-void dma_nic_user::stamp_fifo::push_at(double t_ns, std::uint64_t word)
+void dma_nic_user::stamp_fifo::push_at(double t_ns, std::uint64_t word, double now_ns)
 {
+	// Reads come at the device's time or later, so what is due by now
+	// enters at the same place either way; no later than t_ns keeps the
+	// new word after every word it follows below.
+	take_due(std::min(now_ns, t_ns));
 	// In time order but for a malformed frame's stamp (at its last beat,
 	// possibly before the previous frame's): after every word not later.
 	auto at = coming_.end();
@@ -164,13 +168,13 @@ void dma_nic_user::frame_out(std::vector<std::uint8_t> bytes, std::uint64_t last
 	const std::uint64_t seq = tx_seq_++;
 	if (tx_bad_) {
 		++malformed_;
-		tx_stamps_.push_at(ns_at(last_cycle), stamp_word(seq, last_cycle, true));
+		tx_stamps_.push_at(ns_at(last_cycle), stamp_word(seq, last_cycle, true), x_->now_ns());
 		x_->recycle(std::move(bytes));
 		return;
 	}
 	using t = dma_nic_timing;
 	const mac_result m = mac_.transmit(last_cycle + t::tx_stage, bytes.size());
-	tx_stamps_.push_at(ns_at(m.tx_stamp + t::stamp_push), stamp_word(seq, m.tx_stamp, !m.delivered));
+	tx_stamps_.push_at(ns_at(m.tx_stamp + t::stamp_push), stamp_word(seq, m.tx_stamp, !m.delivered), x_->now_ns());
 	if (!m.delivered) {
 		x_->recycle(std::move(bytes));
 		return;
@@ -199,7 +203,8 @@ void dma_nic_user::rx_arrive()
 	p.last_ns = ns_at(f.m.rx_stamp + t::rx_to_c2h);
 	x_->c2h_stream_push(0, std::move(p));
 	const std::uint64_t seq = rx_seq_++;
-	rx_stamps_.push_at(ns_at(f.m.rx_stamp + t::stamp_push), stamp_word(seq, f.m.rx_stamp, false));
+	rx_stamps_.push_at(ns_at(f.m.rx_stamp + t::stamp_push), stamp_word(seq, f.m.rx_stamp, false),
+			   x_->now_ns());
 }
 
 bool dma_nic_user::rx_room()

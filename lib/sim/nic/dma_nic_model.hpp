@@ -75,6 +75,10 @@ public:
 	 *  and the drop counters start again (a driver opened after it expects
 	 *  frame 0's stamps first). */
 	void user_reset() override;
+	/** Stamp words the model holds for the two FIFOs, in them or on their
+	 *  way in: at most the FIFOs' depth plus the frames in flight, however
+	 *  long a run that reads no stamp goes on (tests). */
+	std::size_t stamps_held() const noexcept { return rx_stamps_.held() + tx_stamps_.held(); }
 
 	static std::uint64_t cycles_at(double t_ns) noexcept;
 	static std::uint64_t cycle_from(double t_ns) noexcept;
@@ -92,8 +96,12 @@ private:
 	 *  overflow included: two events fewer per frame. */
 	class stamp_fifo {
 	public:
-		/** @p word enters at simulated time @p t_ns. */
-		void push_at(double t_ns, std::uint64_t word);
+		/** @p word enters at simulated time @p t_ns; @p now_ns is the
+		 *  device's time. The words due by then (and not after @p t_ns)
+		 *  enter first, as any later read would find them: without that,
+		 *  a run that never reads the FIFO (nicbench throughput reads no
+		 *  stamp) kept every frame's word waiting, 16 bytes a frame. */
+		void push_at(double t_ns, std::uint64_t word, double now_ns);
 		/** The oldest word in the FIFO once everything due by @p now_ns
 		 *  (the device's time) has entered; STAMP_EMPTY if none. */
 		std::uint64_t pop(double now_ns);
@@ -101,6 +109,7 @@ private:
 		 *  has entered, drops the stamps before sequence @p seq (nic_dma.toml). */
 		void drop_before(std::uint64_t seq, double now_ns);
 		void clear() noexcept;
+		std::size_t held() const noexcept { return words_.size() + coming_.size(); }
 
 	private:
 		struct timed {
