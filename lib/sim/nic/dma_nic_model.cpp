@@ -69,9 +69,12 @@ std::uint64_t dma_nic_user::stamp_word(std::uint64_t seq, std::uint64_t cycle, b
 void dma_nic_user::stamp_fifo::push_at(double t_ns, std::uint64_t word, double now_ns)
 {
 	// Reads come at the device's time or later, so what is due by now
-	// enters at the same place either way; no later than t_ns keeps the
-	// new word after every word it follows below.
-	take_due(std::min(now_ns, t_ns));
+	// enters at the same place whenever it is moved; no later than t_ns
+	// keeps the new word after every word it follows below. Moved only
+	// once a FIFO's depth waits: a run that reads its stamps moves them
+	// at the reads, as before, at no extra cost.
+	if (coming_.size() >= r::STAMP_FIFO)
+		take_due(std::min(now_ns, t_ns));
 	// In time order but for a malformed frame's stamp (at its last beat,
 	// possibly before the previous frame's): after every word not later.
 	auto at = coming_.end();

@@ -76,8 +76,8 @@ public:
 	 *  frame 0's stamps first). */
 	void user_reset() override;
 	/** Stamp words the model holds for the two FIFOs, in them or on their
-	 *  way in: at most the FIFOs' depth plus the frames in flight, however
-	 *  long a run that reads no stamp goes on (tests). */
+	 *  way in: at most twice the FIFOs' depth plus the frames in flight,
+	 *  however long a run that reads no stamp goes on (tests). */
 	std::size_t stamps_held() const noexcept { return rx_stamps_.held() + tx_stamps_.held(); }
 
 	static std::uint64_t cycles_at(double t_ns) noexcept;
@@ -97,10 +97,11 @@ private:
 	class stamp_fifo {
 	public:
 		/** @p word enters at simulated time @p t_ns; @p now_ns is the
-		 *  device's time. The words due by then (and not after @p t_ns)
-		 *  enter first, as any later read would find them: without that,
-		 *  a run that never reads the FIFO (nicbench throughput reads no
-		 *  stamp) kept every frame's word waiting, 16 bytes a frame. */
+		 *  device's time. Once a FIFO's depth of words waits, the words
+		 *  due by then (and not after @p t_ns) enter first, as any later
+		 *  read would find them: without that, a run that never reads the
+		 *  FIFO (nicbench throughput reads no stamp) kept every frame's
+		 *  word waiting, 16 bytes a frame. */
 		void push_at(double t_ns, std::uint64_t word, double now_ns);
 		/** The oldest word in the FIFO once everything due by @p now_ns
 		 *  (the device's time) has entered; STAMP_EMPTY if none. */

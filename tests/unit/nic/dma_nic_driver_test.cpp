@@ -223,7 +223,7 @@ TEST_CASE("dma nic: frames back to back with a ring's worth in flight, both link
 	}
 }
 
-TEST_CASE("dma nic: a long stream that reads no stamp leaves the model holding no more stamps than the FIFOs and the "
+TEST_CASE("dma nic: a long stream that reads no stamp leaves the model holding no more stamps than twice the FIFOs and the "
 	  "frames in flight")
 {
 	// nicbench throughput reclaims TX slots without their stamps and never
@@ -238,17 +238,19 @@ TEST_CASE("dma nic: a long stream that reads no stamp leaves the model holding n
 		std::vector<std::byte> buf(mtu);
 		unsigned sent = 0, got = 0;
 		std::size_t most = 0;
-		for (int spin = 0; got < 4000 && spin < 10'000'000; ++spin) {
-			if (sent < 4000 && sent - got < 64 && nic.send(random_frame(rng, 64)))
+		for (int spin = 0; got < 8000 && spin < 20'000'000; ++spin) {
+			if (sent < 8000 && sent - got < 64 && nic.send(random_frame(rng, 64)))
 				++sent;
 			nic.reclaim_tx();
 			while (nic.poll_rx(buf) != 0)
 				++got;
 			most = std::max(most, user.stamps_held());
 		}
-		REQUIRE(got == 4000);
+		REQUIRE(got == 8000);
 		INFO("stamps held at most " << most);
-		CHECK(most <= 2 * (rd::STAMP_FIFO + 64 + 1));
+		// Per FIFO: its depth in it, up to its depth more waiting before
+		// they are moved in, and the frames in flight.
+		CHECK(most <= 2 * (2 * rd::STAMP_FIFO + 64 + 1));
 	});
 }
 
