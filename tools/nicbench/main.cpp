@@ -13,18 +13,6 @@
 
 #include <iostream>
 
-/** ping() asleep in wait_rx, for the drivers that have it (the ECI NIC has
- *  no receive interrupt; with_path refuses --rx-wait irq there). */
-template <class N>
-static nicbench::latencies ping_irq(N &nic, std::size_t len, std::uint64_t iterations, nicbench::frame_source &src,
-				    std::uint64_t limit_ns)
-{
-	if constexpr (requires(std::span<std::byte> b) { nic.wait_rx(b, std::uint64_t{}); })
-		return nicbench::ping<nicbench::rx_wait::irq>(nic, len, iterations, src, limit_ns);
-	else
-		throw pioc::error(pioc::errc::not_supported, "nicbench: this path has no receive interrupt");
-}
-
 int main(int argc, char **argv)
 {
 	CLI::App app{"nicbench: NIC latency and throughput (issue 15, paper Sec. 6.3)"};
@@ -102,7 +90,7 @@ int main(int argc, char **argv)
 				// models' steps), so one figure over the run hides which.
 				const auto row_meter = pioc::bench::speed_meter::start(dev);
 				if (warmup != 0) // one at a time, as ping: every frame checked, nothing recorded
-					irq ? ping_irq(nic, len, warmup, src, rx_timeout_ms * 1'000'000) : nicbench::ping(nic, len, warmup, src);
+					irq ? nicbench::ping_irq(nic, len, warmup, src, rx_timeout_ms * 1'000'000) : nicbench::ping(nic, len, warmup, src);
 				if (mode == "throughput") {
 					const auto s = nicbench::stream(nic, len, iterations, src);
 					pioc::bench::histogram h;
@@ -122,7 +110,7 @@ int main(int argc, char **argv)
 						r.extra["simulation"] = row_meter->stop(dev).to_json();
 					rep.results.push_back(r);
 				} else {
-					auto l = irq ? ping_irq(nic, len, iterations, src, rx_timeout_ms * 1'000'000)
+					auto l = irq ? nicbench::ping_irq(nic, len, iterations, src, rx_timeout_ms * 1'000'000)
 						     : nicbench::ping(nic, len, iterations, src);
 					const auto &h = mode == "rx" ? l.rx : l.tx;
 					auto r = pioc::bench::result::from(mode, len, h);

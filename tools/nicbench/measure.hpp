@@ -181,6 +181,17 @@ latencies ping(N &nic, std::size_t len, std::uint64_t iterations, frame_source &
 	return l;
 }
 
+/** ping() asleep in wait_rx, for the drivers that have it; the others (the
+ *  ECI NIC has no receive interrupt) throw not_supported. */
+template <pioc::nic::driver N>
+latencies ping_irq(N &nic, std::size_t len, std::uint64_t iterations, frame_source &src, std::uint64_t limit_ns)
+{
+	if constexpr (requires(std::span<std::byte> b) { nic.wait_rx(b, std::uint64_t{}); })
+		return ping<rx_wait::irq>(nic, len, iterations, src, limit_ns);
+	else
+		throw pioc::error(pioc::errc::not_supported, "nicbench: this path has no receive interrupt");
+}
+
 /** What stream() measured. */
 struct stream_result {
 	std::uint64_t ns = 0;        ///< first send to last frame back
